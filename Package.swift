@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, bottom up: SkillABI (the C contract) → SkillKit (SDK linked into Swift skills only) and
+// SkillHostCore (the host) → the `skillhost` CLI and the `skillhost-worker` scan/run helper.
+// Bundled skills under Plugins/ are separate dynamic-library products: the host never links them.
+let package = Package(
+    name: "skillhost",
+    products: [
+        .executable(name: "skillhost", targets: ["skillhost"]),
+        .executable(name: "skillhost-worker", targets: ["skillhost-worker"]),
+        .library(name: "SkillKit", targets: ["SkillKit"]),
+        .library(name: "CalendarSkill", type: .dynamic, targets: ["CalendarSkill"]),
+        .library(name: "WeatherSkill", type: .dynamic, targets: ["WeatherSkill"]),
+        .library(name: "ReminderSkill", type: .dynamic, targets: ["ReminderSkill"]),
+        .library(name: "EchoSkill", type: .dynamic, targets: ["EchoSkill"]),
+    ],
+    targets: [
+        // The C ABI: a header and compile-time layout checks, nothing else.
+        .target(name: "SkillABI", path: "Sources/SkillABI"),
+
+        // SDK for skill authors. Linked into skills, never into the host.
+        .target(name: "SkillKit", dependencies: ["SkillABI"]),
+
+        // The host: scanner, loader, registry, invoker.
+        .target(name: "SkillHostCore", dependencies: ["SkillABI"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore"]),
+        // Reads manifests in a child process (and, later, runs skills in isolation). No Foundation.
+        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI"]),
+
+        // Bundled skills, each its own .so.
+        .target(name: "CalendarSkill", dependencies: ["SkillKit"], path: "Plugins/CalendarSkill/Sources",
+                exclude: []),
+        .target(name: "WeatherSkill", dependencies: ["SkillKit"], path: "Plugins/WeatherSkill/Sources"),
+        .target(name: "ReminderSkill", dependencies: ["SkillKit"], path: "Plugins/ReminderSkill/Sources"),
+        .target(name: "EchoSkill", dependencies: ["SkillKit"], path: "Plugins/EchoSkill/Sources"),
+
+        .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore"]),
+        .testTarget(name: "SkillKitTests", dependencies: ["SkillKit"]),
+        .testTarget(name: "PluginTests", dependencies: ["CalendarSkill", "WeatherSkill", "ReminderSkill"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ]
+)
