@@ -57,6 +57,11 @@ extern "C" {
 /* The name of the one exported entry symbol (for dlsym). */
 #define SKH_ENTRY_SYMBOL "skillhost_entry"
 
+/* Put SKH_EXPORT in front of your definition of skillhost_entry, so it stays visible even when the
+ * skill is compiled with -fvisibility=hidden:
+ *     SKH_EXPORT const skh_skill *skillhost_entry(void) { return &my_skill; } */
+#define SKH_EXPORT __attribute__((visibility("default")))
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Status codes: what an invoke completed with.                                                    */
 /* ---------------------------------------------------------------------------------------------- */
@@ -72,6 +77,7 @@ extern "C" {
 #define SKH_STATUS_CANCELLED     3
 /* Any other failure inside the skill: "internal". */
 #define SKH_STATUS_FAILED        4
+/* Any other value is treated as SKH_STATUS_FAILED. */
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Health                                                                                          */
@@ -80,6 +86,7 @@ extern "C" {
 #define SKH_HEALTH_OK          0 /* ready to serve every intent */
 #define SKH_HEALTH_DEGRADED    1 /* serving, but slow or partly broken; `detail` says what */
 #define SKH_HEALTH_UNAVAILABLE 2 /* cannot serve now; `detail` says why and what would fix it */
+/* Any other value is treated as SKH_HEALTH_UNAVAILABLE. */
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Log levels for skh_host.log                                                                     */
@@ -113,7 +120,8 @@ extern "C" {
 /* Skill flags (skh_skill.flags) */
 
 /* invoke() may be called concurrently from several threads. Without this flag the host never lets
- * two invoke() calls of this skill overlap (it waits for one to complete before starting the next). */
+ * two calls of this skill overlap: it starts the next invoke() only after the previous invoke() has
+ * returned AND its complete() has been called. */
 #define SKH_SKILL_THREAD_SAFE (1u << 0)
 
 struct skh_host;
@@ -148,7 +156,8 @@ typedef struct skh_host {
 
     /* Returns non-zero once the host no longer wants the result of `call` (deadline passed, or the
      * caller cancelled). A skill doing long work should check it and complete with
-     * SKH_STATUS_CANCELLED. It must still call complete() exactly once. [any-thread] Cheap. */
+     * SKH_STATUS_CANCELLED. It must still call complete() exactly once. Returns 0 for a NULL call.
+     * [any-thread] Cheap. */
     int32_t (*is_cancelled)(const struct skh_call *call);
 
     /* Reads `key` (UTF-8) from the shared context store. Returns a host-allocated, NUL-terminated
@@ -204,9 +213,11 @@ typedef struct skh_call {
      *       the intent's output_schema; `message` is an optional one-sentence human summary (or NULL).
      *   otherwise: `result_json` may be NULL (or a JSON object with details); `message` says what went
      *       wrong and, where possible, what would fix it. It should not be NULL.
-     * Every pointer is borrowed for the duration of complete(); the host copies what it keeps, so the
-     * skill may free or reuse its buffers as soon as complete() returns.
-     * [any-thread] Calling it a second time for the same call is a bug; the host ignores it and logs. */
+     * `message` is NUL-terminated UTF-8. Every pointer is borrowed for the duration of complete(); the
+     * host copies what it keeps, so the skill may free or reuse its buffers as soon as complete() returns.
+     * [any-thread] Calling it a second time for the same call is a bug. The host keeps a completed
+     * call's memory alive for a while so that it can detect such a second call, log it and ignore it
+     * (the first completion wins), but this is a safety net, not a guarantee: do not rely on it. */
     void (*complete)(const struct skh_call *call, int32_t status,
                      const char *result_json, size_t result_len, const char *message);
 
@@ -220,6 +231,9 @@ typedef struct skh_call {
 /*
  * All strings are UTF-8, NUL-terminated, and must stay valid and unchanged for the rest of the
  * process (string literals, or memory the skill never frees). JSON members are JSON text.
+ *
+ * The entries of skh_skill.intents all have the same struct_size, and the host steps through the
+ * array by intents[0].struct_size bytes (not by its own sizeof), so the array can grow in later minors.
  */
 typedef struct skh_intent {
     uint32_t struct_size; /* sizeof(skh_intent) as the skill was compiled */
@@ -239,7 +253,8 @@ typedef struct skh_intent {
 
     uint32_t surfaces; /* SKH_SURFACE_* bits; 0 is read as SKH_SURFACE_ALL */
     int32_t priority;  /* when several skills serve one intent, higher priority is tried first (0 = normal) */
-    double confidence; /* 0.0–1.0: how well this skill serves the intent; orders equal priorities */
+    double confidence; /* 0.0–1.0: how well this skill serves the intent; orders equal priorities.
+                          0.0 (a zero-initialised struct) is read as "not given", which means 1.0. */
 
     /* Words and phrases that signal this intent, per language, as a JSON object of BCP 47 language
      * → array of strings, e.g. {"en":["meeting","calendar"],"zh":["会议","日程"]}. May be NULL. */
@@ -260,7 +275,8 @@ typedef struct skh_skill {
     uint32_t flags;       /* SKH_SKILL_* bits */
 
     /* Identity. UTF-8, NUL-terminated, static for the process (like everything in this struct). */
-    const char *id;          /* reverse-DNS, lowercase: "com.example.calendar" (at least two '.'-parts) */
+    const char *id;          /* reverse-DNS, lowercase, two or more parts: "com.example.calendar";
+                                matches ^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$ */
     const char *name;        /* human name: "Calendar" */
     const char *version;     /* semantic version 2.0.0: "1.4.2", "2.0.0-beta.1" */
     const char *category;    /* one lowercase word: "productivity", "weather", "communication", … */
@@ -290,8 +306,10 @@ typedef struct skh_skill {
      * few seconds (e.g. to reach a server); the host calls it on a thread of its own and enforces a
      * deadline. If `detail` is non-NULL the skill may store in *detail a UTF-8, NUL-terminated JSON
      * object with specifics, e.g. {"message":"reachable","latencyMs":12}, allocated by the skill and
-     * released by the host with skill->release. May be NULL (then the skill counts as healthy).
-     * [serialized] */
+     * released by the host with skill->release (also when it arrives after the host stopped waiting).
+     * May be NULL (then the skill counts as healthy).
+     * [serialized] with itself (a host that gave up waiting does not call it again until it returns);
+     * it may run at the same time as invoke() calls. */
     int32_t (*health)(const skh_host *host, char **detail);
 
     /* Releases memory the skill handed to the host (only what health stored in *detail).
@@ -300,8 +318,19 @@ typedef struct skh_skill {
 } skh_skill;
 
 /* The one symbol a skill exports. Returns a pointer to a static skh_skill, the same one every call.
- * Must not fail, block, or depend on anything the host has not yet provided. [once] */
+ * Must not fail, block, or depend on anything the host has not yet provided. [once]
+ * A NULL return, or a struct_size smaller than the fields the host needs, gets the file refused.
+ * Fields that lie beyond a (smaller, older) struct_size count as NULL / 0. */
 typedef const skh_skill *(*skh_entry_fn)(void);
+
+#if !defined(__swift__) && !defined(SKH_NO_ENTRY_DECLARATION)
+/* Declared here so that a definition with the wrong signature fails to compile. */
+SKH_EXPORT const skh_skill *skillhost_entry(void);
+#endif
+
+/* Numbers: the host never calls setlocale(), so LC_NUMERIC stays "C" in the host process. A skill that
+ * changes the process locale must not, and a skill that formats JSON numbers with printf should still
+ * not assume the locale of a process it does not own (use uselocale() per thread, or format by hand). */
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,47 @@
+import Foundation
+
+/// One call of an intent, as a surface hands it to the core.
+public struct InvokeRequest: Sendable {
+    public var intent: String
+    /// The input as JSON text; parsed and validated by the invoker.
+    public var input: String
+    public var caller: Caller
+    /// Overrides the configured deadline.
+    public var timeoutMs: Int?
+    /// Receives the skill's progress reports (step, total, message), on any thread.
+    public var progress: (@Sendable (UInt32, UInt32, String?) -> Void)?
+
+    public init(intent: String, input: String, caller: Caller, timeoutMs: Int? = nil,
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil) {
+        self.intent = intent
+        self.input = input
+        self.caller = caller
+        self.timeoutMs = timeoutMs
+        self.progress = progress
+    }
+}
+
+/// A successful call.
+public struct InvokeSuccess: Sendable {
+    public var intent: String
+    public var skillID: String
+    public var skillVersion: String
+    /// The skill's result, already checked against the intent's output schema.
+    public var result: JSON
+    /// The skill's one-sentence summary, if it gave one.
+    public var message: String?
+    public var durationMs: Double
+
+    /// The JSON contract of `skillhost invoke --json`.
+    public var json: JSON {
+        var o = JSONObject([("ok", .bool(true)), ("skill", .string(skillID)), ("version", .string(skillVersion)),
+                            ("intent", .string(intent)), ("result", result)])
+        if let message { o["message"] = .string(message) }
+        return .object(o)
+    }
+}
+
+extension SkillError {
+    /// `{"ok":false,"error":{…}}`, the JSON contract for a failed call.
+    public var responseJSON: JSON { .object(JSONObject([("ok", .bool(false)), ("error", json)])) }
+}

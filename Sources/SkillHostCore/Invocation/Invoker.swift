@@ -1,0 +1,167 @@
+import Dispatch
+import Foundation
+import Glibc
+import SkillABI
+import Synchronization
+
+/// Calls intents: checks the caller may, validates the input against the intent's schema before any
+/// skill code sees it, loads the skill, enforces the deadline, checks the result, and maps every
+/// failure to a `SkillError`. The one place where those rules live. Thread-safe.
+public final class Invoker: Sendable {
+    let registry: SkillRegistry
+    let config: HostConfig
+    let paths: HostPaths
+    let environment: [String: String]
+    private let schemas = Mutex<[String: JSONSchema]>([:])
+
+    init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, environment: [String: String]) {
+        self.registry = registry
+        self.config = config
+        self.paths = paths
+        self.environment = environment
+    }
+
+    public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
+        let start = DispatchTime.now()
+        let timeout = request.timeoutMs ?? config.invokeTimeoutMs
+        let deadline = start + .milliseconds(timeout)
+
+        // 1. The input must be a JSON object.
+        let inputBytes = Array(request.input.utf8)
+        let input: JSON
+        do { input = try JSON.parse(inputBytes) } catch {
+            return .failure(SkillError(.invalidInput, "input for \(request.intent) is not valid JSON: \(error)",
+                                       hint: "pass a JSON object, e.g. --input '{\"from\":\"2026-11-30\"}'"))
+        }
+        guard case .object = input else {
+            return .failure(SkillError(.invalidInput, "input for \(request.intent) must be a JSON object, found \(input.typeDescription)"))
+        }
+
+        // 2. Someone must serve the intent, and let this caller call it.
+        let bindings = registry.bindings(for: request.intent)
+        guard let binding = bindings.first else {
+            let near = registry.suggestions(for: request.intent)
+            return .failure(SkillError(.noSkill, "no skill declares the intent \"\(request.intent)\"",
+                                       hint: near.isEmpty ? "run `skillhost list` to see the intents on offer" : "did you mean \(near.prefix(5).joined(separator: ", "))?"))
+        }
+        let skill = binding.skill
+        guard binding.intent.surfaces.contains(request.caller.surface) else {
+            return .failure(SkillError(.denied, "\(request.intent) (skill \(skill.id)) may not be called by \(request.caller): the intent allows only \(binding.intent.surfaces.names.joined(separator: ", "))",
+                                       skillID: skill.id))
+        }
+
+        // 3. Validate the input before the skill sees it.
+        let schema: JSONSchema
+        switch compiled(skill.id, binding.intent.name, "input", binding.intent.inputSchema) {
+        case .success(let s): schema = s
+        case .failure(let e): return .failure(e)
+        }
+        let violations = schema.validate(input)
+        if !violations.isEmpty {
+            return .failure(SkillError(.invalidInput, "input for \(request.intent) does not match its schema: " + violations.map(\.description).joined(separator: "; "),
+                                       hint: "`skillhost list --json` shows the intent's inputSchema", skillID: skill.id))
+        }
+
+        // 4. Load and call.
+        let runtime: any SkillRuntime
+        switch InProcessSkill.load(skill) {
+        case .success(let r): runtime = r
+        case .failure(let e): return .failure(e)
+        }
+        let raw: RawCompletion
+        switch runtime.invoke(intent: binding.intent.name, input: inputBytes, context: context(for: skill, caller: request.caller),
+                              deadline: deadline, progress: request.progress) {
+        case .success(let r): raw = r
+        case .failure(var e):
+            if e.kind == .timeout { e.message = "skill \(skill.id) did not complete \(request.intent) within \(timeout) ms" }
+            return .failure(e)
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+
+        // 5. Map the outcome.
+        let who = "skill \(skill.id) (\(skill.file.path))"
+        guard raw.status == SKH_STATUS_OK else {
+            let message = raw.message ?? "no message"
+            switch raw.status {
+            case SKH_STATUS_INVALID_INPUT: return .failure(SkillError(.invalidInput, "\(request.intent): \(message)", skillID: skill.id))
+            case SKH_STATUS_UNAVAILABLE: return .failure(SkillError(.unavailable, "\(request.intent) is unavailable: \(message)", skillID: skill.id))
+            case SKH_STATUS_CANCELLED: return .failure(SkillError(.cancelled, "\(request.intent) was cancelled: \(message)", skillID: skill.id))
+            case SKH_STATUS_FAILED: return .failure(SkillError(.internal, "\(who) failed: \(message)", skillID: skill.id))
+            default: return .failure(SkillError(.internal, "\(who) completed with unknown status \(raw.status): \(message)", skillID: skill.id))
+            }
+        }
+        guard let bytes = raw.result else {
+            return .failure(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
+        }
+        let result: JSON
+        do { result = try JSON.parse(bytes) } catch {
+            let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
+            return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
+                                       hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
+        }
+        if let out = binding.intent.outputSchema {
+            switch compiled(skill.id, binding.intent.name, "output", out) {
+            case .failure(let e): return .failure(e)
+            case .success(let s):
+                let bad = s.validate(result)
+                if !bad.isEmpty {
+                    return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that does not match its output schema: " + bad.map(\.description).joined(separator: "; "),
+                                               hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
+                }
+            }
+        }
+        return .success(InvokeSuccess(intent: request.intent, skillID: skill.id, skillVersion: skill.manifest.version.description,
+                                      result: result, message: raw.message, durationMs: elapsed))
+    }
+
+    private func compiled(_ id: String, _ intent: String, _ which: String, _ json: JSON) -> Result<JSONSchema, SkillError> {
+        let key = "\(id) \(intent) \(which)"
+        if let s = schemas.withLock({ $0[key] }) { return .success(s) }
+        do {
+            let s = try JSONSchema(json)
+            schemas.withLock { $0[key] = s }
+            return .success(s)
+        } catch {
+            return .failure(SkillError(.loadFailed, "skill \(id): the \(which) schema of \(intent) is invalid: \(error)", skillID: id))
+        }
+    }
+
+    // MARK: - Call context
+
+    /// The `context_json` a skill receives: its config section, data folder, locale, time zone, now, caller.
+    func context(for skill: RegisteredSkill, caller: Caller) -> String {
+        let o = JSONObject([
+            ("config", config.skills[skill.id] ?? .object(JSONObject())),
+            ("dataDir", .string(paths.dataDir + "/" + skill.id)),
+            ("locale", .string(locale)),
+            ("timeZone", .string(timeZone.identifier)),
+            ("now", .string(now)),
+            ("caller", .string(caller.kind)),
+        ])
+        return JSON.object(o).serialized
+    }
+
+    var locale: String {
+        if let l = config.locale { return l }
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let v = environment[key], !v.isEmpty, v != "C", v != "POSIX", !v.hasPrefix("C.") {
+                return String(v.split(separator: ".").first!).replacingOccurrences(of: "_", with: "-")
+            }
+        }
+        return "en-US"
+    }
+
+    var timeZone: TimeZone {
+        if let name = config.timeZone, let tz = TimeZone(identifier: name) { return tz }
+        return TimeZone.current
+    }
+
+    /// `$SKILLHOST_NOW` (RFC 3339) when set — tests and replays pin "now" with it — else the clock.
+    var now: String {
+        if let fixed = environment["SKILLHOST_NOW"], !fixed.isEmpty { return fixed }
+        let f = ISO8601DateFormatter()
+        f.timeZone = timeZone
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: Date())
+    }
+}

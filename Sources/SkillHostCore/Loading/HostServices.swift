@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import SkillABI
+import Synchronization
+
+/// The `skh_host` table the host hands to every skill: log, progress, cancellation, context store.
+/// One table per process, allocated once and never freed (skills keep the pointer for good).
+enum HostServices {
+    nonisolated(unsafe) static let table: UnsafePointer<skh_host> = {
+        let p = UnsafeMutablePointer<skh_host>.allocate(capacity: 1)
+        p.initialize(to: skh_host(
+            abi_major: UInt32(SKH_ABI_VERSION_MAJOR), abi_minor: UInt32(SKH_ABI_VERSION_MINOR),
+            struct_size: UInt32(MemoryLayout<skh_host>.size), reserved0: 0,
+            log: { call, level, message in
+                let who = CallTicket.from(call)?.skillID ?? "skill"
+                let text = message.map { String(cString: $0) } ?? ""
+                SkillLog.shared.write(skill: who, level: level, text)
+            },
+            progress: { call, step, total, message in
+                guard let t = CallTicket.from(call), !t.isFinished else { return }
+                t.onProgress?(step, total, message.map { String(cString: $0) })
+            },
+            is_cancelled: { call in
+                guard let t = CallTicket.from(call) else { return 0 }
+                return t.cancelled.load(ordering: .relaxed) ? 1 : 0
+            },
+            context_get: { _, key, outLen in
+                guard let key, let value = ContextStore.shared.get(String(cString: key)) else { return nil }
+                let p = UnsafeMutablePointer<CChar>.allocate(capacity: value.count + 1)
+                value.withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { p.initialize(from: $0.baseAddress!, count: b.count) } }
+                p[value.count] = 0
+                outLen?.pointee = value.count
+                return p
+            },
+            context_set: { _, key, json, len in
+                guard let key, let json else { return 1 }
+                let bytes = json.withMemoryRebound(to: UInt8.self, capacity: len) { Array(UnsafeBufferPointer(start: $0, count: len)) }
+                guard (try? JSON.parse(bytes)) != nil else { return 1 }
+                ContextStore.shared.set(String(cString: key), bytes)
+                return 0
+            },
+            free: { p in p?.deallocate() }))
+        return UnsafePointer(p)
+    }()
+}
+
+/// The shared context store skills read and write through the host services. Values are JSON
+/// bytes; readers get a copy (a snapshot), never shared mutable state. Thread-safe.
+final class ContextStore: Sendable {
+    static let shared = ContextStore()
+    private let values = Mutex<[String: [UInt8]]>([:])
+    func get(_ key: String) -> [UInt8]? { values.withLock { $0[key] } }
+    func set(_ key: String, _ value: [UInt8]) { values.withLock { $0[key] = value } }
+}
+
+/// Where skills' log lines go: stderr, prefixed with the skill id, filtered by level
+/// (`SKILLHOST_LOG=debug|info|warning|error`, default warning). Never stdout. Thread-safe.
+final class SkillLog: Sendable {
+    static let shared = SkillLog()
+    let minimum: Int32 = {
+        switch ProcessInfo.processInfo.environment["SKILLHOST_LOG"] {
+        case "debug": return 0
+        case "info": return 1
+        case "error": return 3
+        default: return 2
+        }
+    }()
+    private let lock = Mutex(())
+
+    func write(skill: String, level: Int32, _ text: String) {
+        guard level >= minimum else { return }
+        let name = ["debug", "info", "warning", "error"][Int(max(0, min(3, level)))]
+        let line = "[\(skill)] \(name): \(text)\n"
+        lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+    }
+}

@@ -1,0 +1,115 @@
+import Dispatch
+import Foundation
+import Glibc
+import SkillABI
+import Synchronization
+
+/// A skill loaded into the host process with `dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`.
+///
+/// Never unloaded (a Swift image cannot be unloaded safely). Each file is loaded at most once per
+/// process: `load` returns the same instance for the same path and inode. Skills without
+/// SKH_SKILL_THREAD_SAFE get their invoke calls serialized (one at a time, until completion).
+final class InProcessSkill: SkillRuntime, @unchecked Sendable {
+    let id: String
+    let skill: UnsafePointer<skh_skill>
+    private let serial: DispatchSemaphore?
+
+    private static let loaded = Mutex<[String: InProcessSkill]>([:])
+
+    private init(id: String, skill: UnsafePointer<skh_skill>) {
+        self.id = id
+        self.skill = skill
+        serial = skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0 ? nil : DispatchSemaphore(value: 1)
+    }
+
+    /// Loads `scanned` into this process (once), checks that it is still the skill the scan saw, and
+    /// calls its `init`. Errors are `load_failed` or `incompatible`, naming the file.
+    static func load(_ scanned: RegisteredSkill) -> Result<InProcessSkill, SkillError> {
+        let file = scanned.file
+        let key = "\(file.path)#\(file.inode)#\(file.mtimeNs)"
+        if let s = loaded.withLock({ $0[key] }) { return .success(s) }
+        return loaded.withLock { map -> Result<InProcessSkill, SkillError> in
+            if let s = map[key] { return .success(s) }
+            var st = stat()
+            guard stat(file.path, &st) == 0, UInt64(st.st_ino) == file.inode,
+                  Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == file.mtimeNs else {
+                return .failure(SkillError(.loadFailed, "\"\(file.path)\" changed or disappeared since it was scanned", hint: "run the command again; the folder will be rescanned", skillID: scanned.id))
+            }
+            guard let handle = dlopen(file.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+                let err = dlerror().map { String(cString: $0) } ?? "unknown error"
+                return .failure(SkillError(.loadFailed, "cannot load \"\(file.path)\": \(err)", skillID: scanned.id))
+            }
+            guard let sym = dlsym(handle, SKH_ENTRY_SYMBOL),
+                  let skill = unsafeBitCast(sym, to: skh_entry_fn.self)() else {
+                return .failure(SkillError(.loadFailed, "\"\(file.path)\" no longer provides skillhost_entry", skillID: scanned.id))
+            }
+            guard skill.pointee.abi_major == UInt32(SKH_ABI_VERSION_MAJOR), let idp = skill.pointee.id,
+                  String(cString: idp) == scanned.id else {
+                return .failure(SkillError(.incompatible, "\"\(file.path)\" is not the skill the scan recorded (\(scanned.id))", hint: "run the command again; the folder will be rescanned", skillID: scanned.id))
+            }
+            if let initFn = skill.pointee.`init` {
+                let rc = initFn(HostServices.table)
+                if rc != 0 {
+                    return .failure(SkillError(.loadFailed, "skill \(scanned.id) (\(file.path)) refused to start: its init returned \(rc)", hint: "see the skill's log lines above for why", skillID: scanned.id))
+                }
+            }
+            let s = InProcessSkill(id: scanned.id, skill: skill)
+            map[key] = s
+            return .success(s)
+        }
+    }
+
+    func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?) -> Result<RawCompletion, SkillError> {
+        if let serial, serial.wait(timeout: deadline) == .timedOut {
+            return .failure(SkillError(.timeout, "skill \(id) is busy with an earlier call that has not completed, and the deadline passed while waiting", skillID: id))
+        }
+        guard let invokeFn = skill.pointee.invoke else {
+            serial?.signal()
+            return .failure(SkillError(.loadFailed, "skill \(id) has no invoke function", skillID: id))
+        }
+        var finish: (@Sendable () -> Void)? = nil
+        if let slot = serial { finish = { slot.signal() } }
+        let ticket = CallTicket(skillID: id, intent: intent, input: input, context: context, host: HostServices.table,
+                                onProgress: progress, onFinish: finish)
+        invokeFn(ticket.call)
+        ticket.invokeReturned()
+        guard let outcome = ticket.wait(until: deadline) else {
+            return .failure(SkillError(.timeout, "skill \(id) did not complete \(intent) before the deadline", hint: "the skill may be stuck or its data source slow; raise the deadline with --timeout MS if it is just slow", skillID: id))
+        }
+        return .success(outcome)
+    }
+
+    func health(deadline: DispatchTime) -> HealthProbe {
+        guard let fn = skill.pointee.health else { return HealthProbe(status: .ok, message: "no health check declared") }
+        let box = HealthBox()
+        let done = DispatchSemaphore(value: 0)
+        let release = skill.pointee.release
+        let start = DispatchTime.now()
+        Thread {
+            var detail: UnsafeMutablePointer<CChar>? = nil
+            let rc = fn(HostServices.table, &detail)
+            var text: String? = nil
+            if let d = detail {
+                text = String(cString: d)
+                release?(d)
+            }
+            box.set(rc, text)
+            done.signal()
+        }.start()
+        guard done.wait(timeout: deadline) == .success, let (rc, text) = box.get() else {
+            return HealthProbe(status: .unavailable, message: "health check did not answer before the deadline")
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        let detail = text.flatMap { try? JSON.parse($0) }
+        let status: HealthProbe.Status = rc == SKH_HEALTH_OK ? .ok : rc == SKH_HEALTH_DEGRADED ? .degraded : .unavailable
+        let message = detail?["message"]?.stringValue ?? (rc == SKH_HEALTH_OK ? "ok" : "health check returned \(rc)")
+        return HealthProbe(status: status, message: message, latencyMs: detail?["latencyMs"]?.doubleValue ?? elapsed, detail: detail)
+    }
+}
+
+private final class HealthBox: Sendable {
+    private let value = Mutex<(Int32, String?)?>(nil)
+    func set(_ rc: Int32, _ text: String?) { value.withLock { $0 = (rc, text) } }
+    func get() -> (Int32, String?)? { value.withLock { $0 } }
+}

@@ -1,0 +1,185 @@
+/// Turns what `skillhost-worker manifest` reported about a file into a `SkillManifest`, or into a
+/// `Refusal` that says exactly which field is wrong, what was expected and what was found.
+///
+/// This is the one place that decides whether a skill's declaration is acceptable.
+enum ManifestValidator {
+    /// The host's ABI version (from skillhost.h).
+    static let hostABIMajor: UInt32 = 1
+    static let hostABIMinor: UInt32 = 0
+
+    static func validate(report: JSON, file: String, hostToolchain: String) -> Result<SkillManifest, Refusal> {
+        func refuse(_ r: Refusal.Reason, _ m: String, _ h: String? = nil) -> Result<SkillManifest, Refusal> {
+            .failure(Refusal(file: file, reason: r, message: m, hint: h))
+        }
+        switch report["status"]?.stringValue {
+        case "ok": break
+        case "dlopen_failed":
+            let err = report["error"]?.stringValue ?? "unknown error"
+            return refuse(.loadFailed, "cannot load \"\(file)\": \(err)", "check its dependencies with `ldd \(file)`")
+        case "no_entry":
+            return refuse(.missingSymbol, "\"\(file)\" is a shared library but not a skill: it does not export the symbol skillhost_entry",
+                          "a C skill defines `const skh_skill *skillhost_entry(void)`; a Swift skill adds `@_cdecl(\"skillhost_entry\") public func …` (it must be public; check with `nm -D \(file)`)")
+        case "entry_null":
+            return refuse(.badManifest, "\"\(file)\": skillhost_entry() returned NULL; expected a pointer to a static skh_skill")
+        case let s:
+            return refuse(.loadFailed, "\"\(file)\": the scan process reported \(s.map { "\"\($0)\"" } ?? "nothing it understood")")
+        }
+        guard let s = report["skill"] else { return refuse(.badManifest, "\"\(file)\": no skill description in the scan report") }
+        let major = UInt32(s["abiMajor"]?.intValue ?? -1)
+        let minor = UInt32(s["abiMinor"]?.intValue ?? -1)
+        if major != hostABIMajor {
+            let direction = major > hostABIMajor ? "upgrade skillhost to a version that serves ABI \(major), or rebuild the skill against skillhost.h \(hostABIMajor).x"
+                                                 : "rebuild the skill against skillhost.h \(hostABIMajor).x (the SDK/header that ships with this host)"
+            return refuse(.abiMismatch, "incompatible skill \"\(file)\": ABI version mismatch — host serves ABI \(hostABIMajor).\(hostABIMinor), skill was built for ABI \(major).\(minor)", direction)
+        }
+        let structSize = s["structSize"]?.intValue ?? 0
+        guard let id = s["id"]?.stringValue else {
+            return refuse(.badManifest, "bad manifest in \"\(file)\": field \"id\": expected a reverse-DNS id like \"com.example.calendar\", found \(s["id"].map(describe) ?? "nothing (struct_size \(structSize) is too small)")")
+        }
+        func bad(_ field: String, _ expected: String, _ found: JSON?) -> Result<SkillManifest, Refusal> {
+            refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): field \"\(field)\": expected \(expected), found \(found.map(describe) ?? "nothing")")
+        }
+        guard isReverseDNS(id) else { return bad("id", "a lowercase reverse-DNS id like \"com.example.calendar\" (at least two dot-separated parts of a-z, 0-9, -, _)", s["id"]) }
+        guard let versionText = s["version"]?.stringValue, let version = SemanticVersion(versionText) else {
+            return bad("version", "a semantic version like \"1.2.3\" (MAJOR.MINOR.PATCH)", s["version"])
+        }
+        guard let name = s["name"]?.stringValue, !name.isEmpty else { return bad("name", "a non-empty string", s["name"]) }
+        guard let category = s["category"]?.stringValue, isWord(category) else {
+            return bad("category", "one lowercase word like \"productivity\"", s["category"])
+        }
+        let vendor = s["vendor"]?.stringValue ?? ""
+        let description = s["description"]?.stringValue ?? ""
+        let toolchain = s["toolchain"]?.stringValue
+        if let toolchain, toolchain != hostToolchain {
+            return refuse(.toolchainMismatch, "incompatible skill \"\(file)\" (\(id)): Swift toolchain mismatch — host was built with \(hostToolchain), skill with \(toolchain)",
+                          "Swift has no stable ABI on Linux: rebuild the skill with the same Swift toolchain as the host (\(hostToolchain)), or write it in C")
+        }
+        guard s["hasInvoke"]?.boolValue == true else { return bad("invoke", "a function pointer", JSON.null) }
+        guard let rawIntents = s["intents"]?.arrayValue, !rawIntents.isEmpty else {
+            return bad("intents", "at least one intent (intent_count ≥ 1 and a non-NULL intents pointer)", s["intentCount"])
+        }
+        var intents: [IntentManifest] = []
+        for (index, ri) in rawIntents.enumerated() {
+            switch intent(ri, index: index) {
+            case .success(let i):
+                if intents.contains(where: { $0.name == i.name }) {
+                    return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): intent \"\(i.name)\" is declared twice (intents[\(intents.firstIndex { $0.name == i.name }!)] and intents[\(index)]); expected each intent name once")
+                }
+                intents.append(i)
+            case .failure(let where_):
+                return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): \(where_)")
+            }
+        }
+        let flags = UInt32(s["flags"]?.intValue ?? 0)
+        return .success(SkillManifest(id: id, name: name, version: version, category: category, vendor: vendor,
+                                      description: description, toolchain: toolchain, abiMajor: major, abiMinor: minor,
+                                      threadSafe: flags & 1 != 0, hasHealth: s["hasHealth"]?.boolValue == true,
+                                      intents: intents))
+    }
+
+    struct Problem: Error, CustomStringConvertible { let description: String }
+
+    static func intent(_ j: JSON, index: Int) -> Result<IntentManifest, Problem> {
+        let label = j["name"]?.stringValue.map { "intent \"\($0)\"" } ?? "intents[\(index)]"
+        func bad(_ m: String) -> Result<IntentManifest, Problem> { .failure(Problem(description: "\(label): \(m)")) }
+        guard let name = j["name"]?.stringValue, isIntentName(name) else {
+            return bad("field \"name\": expected a dotted lowercase name like \"calendar.events.list\", found \(j["name"].map(describe) ?? "nothing")")
+        }
+        func jsonField(_ key: String) -> Result<JSON?, Problem> {
+            guard let v = j[key], v != .null else { return .success(nil) }
+            guard let text = v.stringValue else { return .failure(Problem(description: "\(label): field \"\(key)\": expected JSON text")) }
+            do { return .success(try JSON.parse(text)) } catch {
+                return .failure(Problem(description: "\(label): field \"\(key)\" is not valid JSON: \(error) in \(excerpt(text, at: error.offset))"))
+            }
+        }
+        let input: JSON
+        switch jsonField("inputSchema") {
+        case .failure(let p): return .failure(p)
+        case .success(nil): return bad("field \"input_schema\": expected a JSON Schema, found NULL")
+        case .success(let v?): input = v
+        }
+        let inputSchema: JSONSchema
+        do { inputSchema = try JSONSchema(input) } catch { return bad("input_schema is not a valid JSON Schema: \(error)") }
+        guard inputSchema.isObjectRoot else { return bad("input_schema: expected the root to be {\"type\":\"object\", …}, found \(input["type"].map { $0.serialized } ?? "no type")") }
+        var output: JSON?
+        switch jsonField("outputSchema") {
+        case .failure(let p): return .failure(p)
+        case .success(let v): output = v
+        }
+        if let output {
+            do { _ = try JSONSchema(output) } catch { return bad("output_schema is not a valid JSON Schema: \(error)") }
+        }
+        var keywords: [String: [String]] = [:]
+        switch jsonField("keywords") {
+        case .failure(let p): return .failure(p)
+        case .success(nil): break
+        case .success(let v?):
+            guard case .object(let o) = v else { return bad("field \"keywords\": expected an object of language → [words], found \(v.typeDescription)") }
+            for m in o {
+                guard let words = m.value.arrayValue?.compactMap(\.stringValue), words.count == m.value.arrayValue?.count else {
+                    return bad("keywords.\(m.key): expected an array of strings")
+                }
+                keywords[m.key] = words
+            }
+        }
+        var examples: [IntentManifest.Example] = []
+        switch jsonField("examples") {
+        case .failure(let p): return .failure(p)
+        case .success(nil): break
+        case .success(let v?):
+            guard let list = v.arrayValue else { return bad("field \"examples\": expected an array, found \(v.typeDescription)") }
+            for (k, e) in list.enumerated() {
+                guard let text = e["text"]?.stringValue else { return bad("examples[\(k)]: expected an object with \"text\"") }
+                let ex = IntentManifest.Example(lang: e["lang"]?.stringValue ?? "en", text: text, input: e["input"])
+                if let input = ex.input, let v = inputSchema.validate(input, limit: 1).first {
+                    return bad("examples[\(k)].input does not match input_schema: \(v)")
+                }
+                examples.append(ex)
+            }
+        }
+        // 0 is what a zero-initialised C struct holds: "not given", which means 1 (see skillhost.h).
+        let declared = j["confidence"]?.doubleValue ?? 0
+        let confidence = declared == 0 ? 1 : declared
+        guard (0...1).contains(confidence) else { return bad("field \"confidence\": expected a number from 0 to 1, found \(confidence)") }
+        let flags = IntentFlags(rawValue: UInt32(j["flags"]?.intValue ?? 0))
+        if flags.contains(.readOnly) && flags.contains(.destructive) {
+            return bad("field \"flags\": an intent cannot be both READ_ONLY and DESTRUCTIVE")
+        }
+        let surfaceBits = UInt32(j["surfaces"]?.intValue ?? 0)
+        return .success(IntentManifest(name: name, description: j["description"]?.stringValue ?? "",
+                                       inputSchema: input, outputSchema: output, flags: flags,
+                                       surfaces: surfaceBits == 0 ? .all : Surfaces(rawValue: surfaceBits & 7),
+                                       priority: Int32(j["priority"]?.intValue ?? 0), confidence: confidence,
+                                       keywords: keywords, examples: examples))
+    }
+
+    static func describe(_ j: JSON) -> String {
+        if case .null = j { return "NULL" }
+        if j["invalidUTF8"] != nil { return "bytes that are not valid UTF-8" }
+        return j.serialized
+    }
+
+    static func excerpt(_ text: String, at offset: Int) -> String {
+        let bytes = Array(text.utf8)
+        let from = max(0, offset - 20), to = min(bytes.count, offset + 20)
+        return "«" + String(decoding: bytes[from..<to], as: UTF8.self) + "»"
+    }
+
+    static func isReverseDNS(_ s: String) -> Bool {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { p in
+            !p.isEmpty && p.first!.isLetter && p.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
+        }
+    }
+
+    static func isIntentName(_ s: String) -> Bool {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { p in
+            !p.isEmpty && p.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+        }
+    }
+
+    static func isWord(_ s: String) -> Bool {
+        !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
+    }
+}

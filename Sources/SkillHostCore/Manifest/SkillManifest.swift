@@ -1,0 +1,124 @@
+/// What a skill declares about itself, read from its `skh_skill` struct and checked by
+/// `ManifestValidator`. Immutable once built.
+public struct SkillManifest: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var version: SemanticVersion
+    public var category: String
+    public var vendor: String
+    public var description: String
+    /// "swift-6.3" for Swift skills, nil for C skills.
+    public var toolchain: String?
+    public var abiMajor: UInt32
+    public var abiMinor: UInt32
+    public var threadSafe: Bool
+    public var hasHealth: Bool
+    public var intents: [IntentManifest]
+
+    public var abi: String { "\(abiMajor).\(abiMinor)" }
+}
+
+/// One intent a skill serves.
+public struct IntentManifest: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    public var inputSchema: JSON
+    public var outputSchema: JSON?
+    public var flags: IntentFlags
+    public var surfaces: Surfaces
+    public var priority: Int32
+    public var confidence: Double
+    /// BCP 47 language → words and phrases.
+    public var keywords: [String: [String]]
+    /// Example requests; `input` (when present) validates against `inputSchema`.
+    public var examples: [Example]
+
+    public struct Example: Sendable, Equatable {
+        public var lang: String
+        public var text: String
+        public var input: JSON?
+    }
+}
+
+/// The SKH_INTENT_* bits.
+public struct IntentFlags: OptionSet, Sendable, Equatable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let readOnly = IntentFlags(rawValue: 1 << 0)
+    public static let destructive = IntentFlags(rawValue: 1 << 1)
+    public static let idempotent = IntentFlags(rawValue: 1 << 2)
+
+    public var names: [String] {
+        [(IntentFlags.readOnly, "read-only"), (.destructive, "destructive"), (.idempotent, "idempotent")]
+            .filter { contains($0.0) }.map(\.1)
+    }
+}
+
+/// The SKH_SURFACE_* bits: who may call an intent.
+public struct Surfaces: OptionSet, Sendable, Equatable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let human = Surfaces(rawValue: 1 << 0)
+    public static let automation = Surfaces(rawValue: 1 << 1)
+    public static let agent = Surfaces(rawValue: 1 << 2)
+    public static let all: Surfaces = [.human, .automation, .agent]
+
+    public var names: [String] {
+        [(Surfaces.human, "human"), (.automation, "automation"), (.agent, "agent")].filter { contains($0.0) }.map(\.1)
+    }
+}
+
+/// A Semantic Versioning 2.0.0 version. Ordered by precedence (build metadata ignored).
+public struct SemanticVersion: Sendable, Equatable, Comparable, CustomStringConvertible {
+    public var major: Int, minor: Int, patch: Int
+    public var prerelease: [String]
+    public var build: String?
+
+    public init?(_ text: String) {
+        var core = Substring(text)
+        if let plus = core.firstIndex(of: "+") {
+            build = String(core[core.index(after: plus)...])
+            core = core[..<plus]
+            guard !build!.isEmpty else { return nil }
+        } else { build = nil }
+        if let dash = core.firstIndex(of: "-") {
+            prerelease = core[core.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard prerelease.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }) else { return nil }
+            core = core[..<dash]
+        } else { prerelease = [] }
+        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var nums: [Int] = []
+        for p in parts {
+            guard !p.isEmpty, p.allSatisfy({ $0.isASCII && $0.isNumber }), p == "0" || !p.hasPrefix("0"), let n = Int(p) else { return nil }
+            nums.append(n)
+        }
+        (major, minor, patch) = (nums[0], nums[1], nums[2])
+    }
+
+    public var description: String {
+        var s = "\(major).\(minor).\(patch)"
+        if !prerelease.isEmpty { s += "-" + prerelease.joined(separator: ".") }
+        if let build { s += "+" + build }
+        return s
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        (a.major, a.minor, a.patch) == (b.major, b.minor, b.patch) && a.prerelease == b.prerelease
+    }
+
+    public static func < (a: Self, b: Self) -> Bool {
+        if (a.major, a.minor, a.patch) != (b.major, b.minor, b.patch) { return (a.major, a.minor, a.patch) < (b.major, b.minor, b.patch) }
+        if a.prerelease.isEmpty { return false }
+        if b.prerelease.isEmpty { return true }
+        for (x, y) in zip(a.prerelease, b.prerelease) where x != y {
+            switch (Int(x), Int(y)) {
+            case let (i?, j?): return i < j
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return x < y
+            }
+        }
+        return a.prerelease.count < b.prerelease.count
+    }
+}

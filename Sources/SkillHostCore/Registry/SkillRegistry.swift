@@ -1,0 +1,93 @@
+/// How a skill's code runs.
+public enum Isolation: String, Sendable {
+    /// In a supervised worker process (not yet available in this build).
+    case process
+    /// Loaded into the host process with dlopen.
+    case inProcess = "in-process"
+}
+
+/// A skill the registry knows, with the file it came from.
+public struct RegisteredSkill: Sendable {
+    public var manifest: SkillManifest
+    public var file: SkillFile
+    public var isolation: Isolation
+    public var id: String { manifest.id }
+}
+
+/// One skill's claim on an intent.
+public struct IntentBinding: Sendable {
+    public var skill: RegisteredSkill
+    public var intent: IntentManifest
+}
+
+/// Two or more skills declaring the same intent. Not an error — calls go to `bindings[0]` — but
+/// reported by `list` and `doctor` so nobody is surprised by which skill answers.
+public struct IntentConflict: Sendable {
+    public var intent: String
+    /// In call order: the first one answers.
+    public var bindings: [IntentBinding]
+}
+
+/// Intent → skills, ordered by declared priority (higher first), then confidence (higher first), then
+/// skill id; lookup by intent, id and category. Immutable: a rescan builds a new registry, so readers
+/// on any thread never see a half-updated one.
+public final class SkillRegistry: Sendable {
+    /// Sorted by id.
+    public let skills: [RegisteredSkill]
+    private let byIntent: [String: [IntentBinding]]
+    private let byID: [String: RegisteredSkill]
+
+    public init(_ skills: [RegisteredSkill]) {
+        self.skills = skills.sorted { $0.id < $1.id }
+        var map: [String: [IntentBinding]] = [:]
+        for s in self.skills {
+            for i in s.manifest.intents { map[i.name, default: []].append(IntentBinding(skill: s, intent: i)) }
+        }
+        for (k, v) in map {
+            map[k] = v.sorted {
+                ($0.intent.priority, $0.intent.confidence) != ($1.intent.priority, $1.intent.confidence)
+                    ? ($0.intent.priority, $0.intent.confidence) > ($1.intent.priority, $1.intent.confidence)
+                    : $0.skill.id < $1.skill.id
+            }
+        }
+        byIntent = map
+        byID = Dictionary(uniqueKeysWithValues: self.skills.map { ($0.id, $0) })
+    }
+
+    /// The skills that serve `intent`, in the order calls try them.
+    public func bindings(for intent: String) -> [IntentBinding] { byIntent[intent] ?? [] }
+
+    public func skill(id: String) -> RegisteredSkill? { byID[id] }
+
+    public func skills(inCategory category: String) -> [RegisteredSkill] { skills.filter { $0.manifest.category == category } }
+
+    /// Every intent name, sorted.
+    public var intentNames: [String] { byIntent.keys.sorted() }
+
+    /// Intents declared by more than one skill, sorted by intent name.
+    public var conflicts: [IntentConflict] {
+        byIntent.filter { $0.value.count > 1 }.keys.sorted().map { IntentConflict(intent: $0, bindings: byIntent[$0]!) }
+    }
+
+    /// Intent names close to `name` (same prefix or small edit distance), for "did you mean" hints.
+    public func suggestions(for name: String) -> [String] {
+        let prefix = name.split(separator: ".").first.map(String.init) ?? name
+        return intentNames.filter { $0.hasPrefix(prefix + ".") || editDistance($0, name) <= 3 }
+    }
+}
+
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    var row = Array(0...b.count)
+    for i in 1...a.count {
+        var prev = row[0]
+        row[0] = i
+        for j in stride(from: 1, through: b.count, by: 1) {
+            let cur = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+            prev = cur
+        }
+    }
+    return row[b.count]
+}

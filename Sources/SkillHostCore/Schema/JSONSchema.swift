@@ -1,0 +1,135 @@
+import Foundation
+
+/// A compiled JSON Schema — the subset skills use: `type` (one name or a list), `properties`,
+/// `required`, `additionalProperties` (boolean or schema), `items`, `enum`, `const`, `minimum`,
+/// `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`, `minItems`,
+/// `maxItems`, `pattern`, `format` ("date", "date-time"), `anyOf`, `oneOf`, `allOf`.
+/// Annotations (`description`, `title`, `default`, `examples`, `$schema`, `$id`, `readOnly`,
+/// `writeOnly`, `deprecated`, `secret`) are accepted and ignored. Any other keyword (for example
+/// `$ref`) makes the schema invalid: the host refuses to pretend it checks what it does not.
+///
+/// Immutable and `Sendable`: compile once per intent, validate from any thread.
+public final class JSONSchema: Sendable {
+    let types: Set<String>?
+    let properties: [(String, JSONSchema)]
+    let required: [String]
+    let additional: Additional
+    let items: JSONSchema?
+    let enumValues: [JSON]?
+    let constValue: JSON?
+    let minimum: Double?, maximum: Double?, exclusiveMinimum: Double?, exclusiveMaximum: Double?
+    let minLength: Int?, maxLength: Int?, minItems: Int?, maxItems: Int?
+    let pattern: (source: String, regex: NSRegularExpression)?
+    let format: String?
+    let anyOf: [JSONSchema], oneOf: [JSONSchema], allOf: [JSONSchema]
+    /// Properties marked `"secret": true` (redacted in logs and traces).
+    public let secretProperties: Set<String>
+
+    enum Additional: Sendable { case allowed, forbidden, schema(JSONSchema) }
+
+    static let knownTypes: Set<String> = ["object", "array", "string", "number", "integer", "boolean", "null"]
+    static let annotations: Set<String> = ["description", "title", "default", "examples", "$schema", "$id",
+                                           "readOnly", "writeOnly", "deprecated", "secret", "$comment"]
+    static let keywords: Set<String> = ["type", "properties", "required", "additionalProperties", "items", "enum",
+                                        "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                                        "minLength", "maxLength", "minItems", "maxItems", "pattern", "format",
+                                        "anyOf", "oneOf", "allOf"]
+
+    // MARK: - Compiling
+
+    /// A problem in a schema, with the JSON path of the keyword at fault ("properties.from.type").
+    public struct CompileError: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { path.isEmpty ? reason : "at \(path): \(reason)" }
+    }
+
+    /// Compiles `json` into a schema, or says exactly which keyword is wrong and why.
+    public convenience init(_ json: JSON) throws(CompileError) {
+        try self.init(json, path: "")
+    }
+
+    private init(_ schema: JSON, path: String) throws(CompileError) {
+        let json: JSON = schema == .bool(true) ? .object(JSONObject()) : schema
+        func err(_ k: String, _ r: String) -> CompileError {
+            CompileError(path: path.isEmpty ? k : path + "." + k, reason: r)
+        }
+        guard case .object(let o) = json else {
+            throw CompileError(path: path, reason: "a schema must be a JSON object, found \(json.typeDescription)")
+        }
+        for key in o.keys where !Self.keywords.contains(key) && !Self.annotations.contains(key) {
+            throw err(key, "unsupported keyword \"\(key)\" (supported: \(Self.keywords.sorted().joined(separator: ", ")))")
+        }
+        switch o["type"] {
+        case nil: types = nil
+        case .string(let t)?:
+            guard Self.knownTypes.contains(t) else { throw err("type", "unknown type \"\(t)\" (expected one of \(Self.knownTypes.sorted().joined(separator: ", ")))") }
+            types = [t]
+        case .array(let a)?:
+            var set = Set<String>()
+            for v in a {
+                guard let t = v.stringValue, Self.knownTypes.contains(t) else { throw err("type", "unknown type \(v.serialized)") }
+                set.insert(t)
+            }
+            types = set
+        case let v?: throw err("type", "expected a type name or a list of them, found \(v.typeDescription)")
+        }
+        var props: [(String, JSONSchema)] = []
+        if let p = o["properties"] {
+            guard case .object(let po) = p else { throw err("properties", "expected an object, found \(p.typeDescription)") }
+            for m in po {
+                props.append((m.key, try JSONSchema(m.value, path: (path.isEmpty ? "" : path + ".") + "properties." + m.key)))
+            }
+        }
+        properties = props
+        if let r = o["required"] {
+            guard case .array(let a) = r, let names = Optional(a.compactMap(\.stringValue)), names.count == a.count else {
+                throw err("required", "expected an array of property names, found \(r.serialized)")
+            }
+            required = names
+        } else { required = [] }
+        switch o["additionalProperties"] {
+        case nil, .bool(true)?: additional = .allowed
+        case .bool(false)?: additional = .forbidden
+        case let s?: additional = .schema(try JSONSchema(s, path: (path.isEmpty ? "" : path + ".") + "additionalProperties"))
+        }
+        items = try o["items"].map { j throws(CompileError) in try JSONSchema(j, path: (path.isEmpty ? "" : path + ".") + "items") }
+        if let e = o["enum"] {
+            guard case .array(let a) = e, !a.isEmpty else { throw err("enum", "expected a non-empty array") }
+            enumValues = a
+        } else { enumValues = nil }
+        constValue = o["const"]
+        func number(_ k: String) throws(CompileError) -> Double? {
+            guard let v = o[k] else { return nil }
+            guard let d = v.doubleValue else { throw err(k, "expected a number, found \(v.typeDescription)") }
+            return d
+        }
+        func count(_ k: String) throws(CompileError) -> Int? {
+            guard let v = o[k] else { return nil }
+            guard let i = v.intValue, i >= 0 else { throw err(k, "expected a non-negative integer, found \(v.serialized)") }
+            return Int(i)
+        }
+        minimum = try number("minimum"); maximum = try number("maximum")
+        exclusiveMinimum = try number("exclusiveMinimum"); exclusiveMaximum = try number("exclusiveMaximum")
+        minLength = try count("minLength"); maxLength = try count("maxLength")
+        minItems = try count("minItems"); maxItems = try count("maxItems")
+        if let p = o["pattern"] {
+            guard let s = p.stringValue else { throw err("pattern", "expected a string") }
+            guard let re = try? NSRegularExpression(pattern: s) else { throw err("pattern", "not a valid regular expression: \(s)") }
+            pattern = (s, re)
+        } else { pattern = nil }
+        format = o["format"]?.stringValue
+        func list(_ k: String) throws(CompileError) -> [JSONSchema] {
+            guard let v = o[k] else { return [] }
+            guard case .array(let a) = v, !a.isEmpty else { throw err(k, "expected a non-empty array of schemas") }
+            var out: [JSONSchema] = []
+            for (i, s) in a.enumerated() { out.append(try JSONSchema(s, path: (path.isEmpty ? "" : path + ".") + "\(k)[\(i)]")) }
+            return out
+        }
+        anyOf = try list("anyOf"); oneOf = try list("oneOf"); allOf = try list("allOf")
+        secretProperties = Set(props.compactMap { name, _ in o["properties"]?[name]?["secret"]?.boolValue == true ? name : nil })
+    }
+
+    /// True when the root accepts objects (required of every intent's input schema).
+    public var isObjectRoot: Bool { types == ["object"] }
+}

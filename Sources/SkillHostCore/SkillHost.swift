@@ -1,0 +1,164 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// Options every surface passes when it opens the host.
+public struct HostOptions: Sendable {
+    /// `--skills-dir`; nil means `$SKILLHOST_PATH`, else `./skills.d`.
+    public var skillsDir: String?
+    /// `--config`; nil means `$SKILLHOST_CONFIG`, else the XDG config file.
+    public var configPath: String?
+    /// `--scan-timeout`, overriding the config.
+    public var scanTimeoutMs: Int?
+    public var environment: [String: String]
+
+    public init(skillsDir: String? = nil, configPath: String? = nil, scanTimeoutMs: Int? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.skillsDir = skillsDir
+        self.configPath = configPath
+        self.scanTimeoutMs = scanTimeoutMs
+        self.environment = environment
+    }
+}
+
+/// The host core, as the surfaces see it: scan the skill folders, then list, call, probe, inspect
+/// and install skills. Opening it scans (answering from the scan cache for unchanged files).
+public final class SkillHost: Sendable {
+    public let paths: HostPaths
+    public let config: HostConfig
+    public let directories: [String]
+    public let scan: ScanReport
+    public let registry: SkillRegistry
+    public let invoker: Invoker
+    let workerPath: String
+
+    public init(_ options: HostOptions) throws(SkillError) {
+        signal(SIGPIPE, SIG_IGN)
+        paths = HostPaths(environment: options.environment)
+        config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
+        directories = HostPaths.skillDirectories(explicit: options.skillsDir, environment: options.environment)
+        workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
+        let timeout = options.scanTimeoutMs ?? config.scanTimeoutMs
+        let scanner = Scanner(directories: directories, workerPath: workerPath,
+                              cachePath: paths.stateDir + "/scan-cache.json", deadline: .milliseconds(timeout))
+        scan = scanner.scan()
+        registry = SkillRegistry(scan.skills.map { RegisteredSkill(manifest: $0.manifest, file: $0.file, isolation: .inProcess) })
+        invoker = Invoker(registry: registry, config: config, paths: paths, environment: options.environment)
+    }
+
+    // MARK: - Calls
+
+    public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> { invoker.invoke(request) }
+
+    // MARK: - Health
+
+    /// The last recorded health of every registered skill ("ok" for skills never probed).
+    public func lastHealth() -> [String: HealthRecord] { HealthStore(path: paths.stateDir + "/health.json").load() }
+
+    /// Probes every registered skill now (in parallel, each with the health deadline), records the
+    /// answers, and returns them by skill id. A skill that cannot even be loaded is "unavailable".
+    public func probeHealth() -> [String: HealthRecord] {
+        let skills = registry.skills
+        let results = Mutex<[String: HealthRecord]>([:])
+        let stamp = Self.timestamp()
+        let timeout = config.healthTimeoutMs
+        DispatchQueue.concurrentPerform(iterations: skills.count) { i in
+            let s = skills[i]
+            let record: HealthRecord
+            switch InProcessSkill.load(s) {
+            case .failure(let e):
+                record = HealthRecord(status: "unavailable", message: e.message, checkedAt: stamp, latencyMs: nil)
+            case .success(let runtime):
+                let p = runtime.health(deadline: .now() + .milliseconds(timeout))
+                record = HealthRecord(status: p.status.rawValue, message: p.message, checkedAt: stamp, latencyMs: p.latencyMs)
+            }
+            results.withLock { $0[s.id] = record }
+        }
+        let all = results.withLock { $0 }
+        let store = HealthStore(path: paths.stateDir + "/health.json")
+        var merged = store.load().filter { registry.skill(id: $0.key) != nil }
+        for (k, v) in all { merged[k] = v }
+        store.save(merged)
+        return all
+    }
+
+    // MARK: - Files
+
+    /// What `file` declares, read in a scan process and validated, without registering it.
+    public func inspect(file: String) -> (file: SkillFile?, outcome: Result<SkillManifest, Refusal>) {
+        let path = Scanner(directories: [], workerPath: workerPath, cachePath: "", deadline: .milliseconds(config.scanTimeoutMs)).absolute(file)
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            return (nil, .failure(Refusal(file: path, reason: .notASkill, message: "\"\(file)\" does not exist or is not a regular file")))
+        }
+        let info = SkillFile(path: path, inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                             mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                             sha256: SHA256.hex(ofFile: path))
+        if let r = ELFCheck.check(path: path, size: Int(st.st_size)) { return (info, .failure(r)) }
+        let reader = ManifestReader(workerPath: workerPath, deadline: .milliseconds(config.scanTimeoutMs))
+        switch reader.read([path])[path] {
+        case .report(let j)?: return (info, ManifestValidator.validate(report: j, file: path, hostToolchain: HostToolchain.name))
+        case .refused(let r)?: return (info, .failure(r))
+        case nil: return (info, .failure(Refusal(file: path, reason: .loadFailed, message: "no scan result for \"\(path)\"")))
+        }
+    }
+
+    /// Validates `file` as a skill, then copies it into the first skill folder under its own name,
+    /// atomically (a temporary file in the same folder, fsync'ed, mode 0755, renamed into place), so a
+    /// scan never sees half a file. Refuses a file that another installed file already provides the
+    /// same skill id for, unless that file has the same name (an upgrade in place).
+    public func install(file: String) -> Result<(path: String, manifest: SkillManifest), SkillError> {
+        let (_, outcome) = inspect(file: file)
+        let manifest: SkillManifest
+        switch outcome {
+        case .failure(let r): return .failure(SkillError(r.reason.errorKind, "not installed: \(r.message)", hint: r.hint))
+        case .success(let m): manifest = m
+        }
+        let folder = Scanner(directories: [], workerPath: workerPath, cachePath: "", deadline: .seconds(1)).absolute(directories[0])
+        let name = (file as NSString).lastPathComponent
+        let target = folder + "/" + name
+        if let other = registry.skill(id: manifest.id), other.file.path != target {
+            return .failure(SkillError(.invalidInput, "not installed: skill id \"\(manifest.id)\" is already provided by \"\(other.file.path)\" (version \(other.manifest.version)); \"\(file)\" has version \(manifest.version)",
+                                       hint: "remove the old file first, or install the new one under the same file name to replace it"))
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        } catch {
+            return .failure(SkillError(.internal, "cannot create the skill folder \"\(folder)\": \(error.localizedDescription)"))
+        }
+        let tmp = folder + "/.\(name).installing.\(getpid())"
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return .failure(SkillError(.invalidInput, "cannot read \"\(file)\""))
+        }
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else {
+            return .failure(SkillError(.internal, "cannot create \"\(tmp)\": \(String(cString: strerror(errno)))", hint: "check that you can write to \(folder)"))
+        }
+        let ok = data.withUnsafeBytes { buf -> Bool in
+            var off = 0
+            while off < buf.count {
+                let n = write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                off += n
+            }
+            return fchmod(fd, 0o755) == 0 && fsync(fd) == 0
+        }
+        close(fd)
+        guard ok, rename(tmp, target) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(tmp)
+            return .failure(SkillError(.internal, "cannot install into \"\(target)\": \(why)"))
+        }
+        let dfd = open(folder, O_RDONLY | O_DIRECTORY)
+        if dfd >= 0 { fsync(dfd); close(dfd) }
+        return .success((target, manifest))
+    }
+
+    static func timestamp() -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: Date())
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Glibc
+
+/// A child process started with `posix_spawn` (never a bare `fork` in this multi-threaded host).
+///
+/// The child gets: stdin from /dev/null, stdout to /dev/null (a skill's noise must never reach the
+/// host's stdout), stderr into a pipe the parent drains (the last lines name what went wrong), and
+/// fd 3 the write end of a result pipe. The owner must call `wait()` (or `kill` then `wait()`) so
+/// that no zombie is left. Not thread-safe: one owner at a time.
+final class ChildProcess {
+    let pid: pid_t
+    /// Read end of the child's fd 3.
+    let resultFD: Int32
+    /// Read end of the child's stderr.
+    let stderrFD: Int32
+    private var stderrTail: [UInt8] = []
+    private var reaped: Int32?
+
+    /// Starts `executable` with `arguments` (argv[0] is the executable path).
+    init(executable: String, arguments: [String]) throws(SkillError) {
+        var resultPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
+        guard pipe(&resultPipe) == 0, pipe(&errPipe) == 0 else {
+            throw SkillError(.internal, "cannot create a pipe for a scan process: \(String(cString: strerror(errno)))")
+        }
+        for fd in resultPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, resultPipe[1], 3)
+
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        // The host ignores SIGPIPE; the child must get default signal dispositions back.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var cargv = argv + [nil]
+        var child: pid_t = 0
+        // The worker is a Swift program: without this, a skill's crash would be reported with the Swift
+        // runtime's backtrace of the worker instead of what the skill itself wrote to stderr.
+        var env = ProcessInfo.processInfo.environment
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        let envp = env.map { strdup("\($0.key)=\($0.value)") }
+        defer { envp.forEach { free($0) } }
+        var cenv = envp + [nil]
+        let rc = posix_spawn(&child, executable, &actions, &attr, &cargv, &cenv)
+        close(resultPipe[1])
+        close(errPipe[1])
+        guard rc == 0 else {
+            close(resultPipe[0])
+            close(errPipe[0])
+            throw SkillError(.internal, "cannot start \(executable): \(String(cString: strerror(rc)))",
+                             hint: "reinstall skillhost so that skillhost-worker sits next to skillhost, or set SKILLHOST_WORKER")
+        }
+        pid = child
+        resultFD = resultPipe[0]
+        stderrFD = errPipe[0]
+        _ = fcntl(stderrFD, F_SETFL, fcntl(stderrFD, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        if reaped == nil { signal(SIGKILL); _ = wait() }
+        close(resultFD)
+        close(stderrFD)
+    }
+
+    /// Reads what the child wrote to stderr so far, keeping the last 4 KiB. Never blocks.
+    func drainStderr() {
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(stderrFD, &buf, buf.count)
+            if n <= 0 { return }
+            stderrTail.append(contentsOf: buf[0..<n])
+            if stderrTail.count > 4096 { stderrTail.removeFirst(stderrTail.count - 4096) }
+        }
+    }
+
+    /// The last `lines` lines the child wrote to stderr.
+    func lastStderrLines(_ lines: Int = 5) -> String {
+        drainStderr()
+        let text = String(decoding: stderrTail, as: UTF8.self)
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    /// Waits for the child to end and returns its raw wait status.
+    @discardableResult
+    func wait() -> Int32 {
+        if let reaped { return reaped }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        reaped = status
+        return status
+    }
+
+    /// Sends `sig` to the child (if it has not been reaped yet).
+    func signal(_ sig: Int32) { if reaped == nil { _ = kill(pid, sig) } }
+}
+
+/// "SIGSEGV (segmentation fault)" for a signal number.
+func signalDescription(_ sig: Int32) -> String {
+    let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGILL: "SIGILL",
+                                  SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP",
+                                  SIGXCPU: "SIGXCPU", SIGPIPE: "SIGPIPE", SIGSYS: "SIGSYS"]
+    let name = names[sig] ?? "signal \(sig)"
+    if let d = strsignal(sig) { return "\(name) (\(String(cString: d).lowercased()))" }
+    return name
+}
+
+/// How a wait status reads to a person: "killed by SIGSEGV (segmentation fault)" or "exited with status 3".
+func waitStatusDescription(_ status: Int32) -> String {
+    let sig = status & 0x7f
+    if sig == 0 { return "exited with status \((status >> 8) & 0xff)" }
+    return "killed by \(signalDescription(sig))"
+}
+
+/// The directory of the running executable (via /proc/self/exe).
+func executableDirectory() -> String {
+    var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+    guard n > 0 else { return "." }
+    let path = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return (path as NSString).deletingLastPathComponent
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The command line, split into a command, its positional arguments, and options.
+/// Options may appear anywhere after the command. `--name value` and `--name=value` both work.
+struct Arguments {
+    var command: String?
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// Options that take a value; everything else starting with "--" is a flag.
+    static let valued: Set<String> = ["--skills-dir", "--config", "--scan-timeout", "--input", "--timeout"]
+
+    init(_ argv: [String]) throws(UsageError) {
+        var i = 0
+        while i < argv.count {
+            let a = argv[i]
+            if a == "-h" { flags.insert("--help"); i += 1; continue }
+            if a.hasPrefix("--") {
+                if let eq = a.firstIndex(of: "=") {
+                    let name = String(a[..<eq])
+                    guard Self.valued.contains(name) else { throw UsageError("\(name) does not take a value") }
+                    values[name] = String(a[a.index(after: eq)...])
+                } else if Self.valued.contains(a) {
+                    guard i + 1 < argv.count else { throw UsageError("\(a) needs a value") }
+                    values[a] = argv[i + 1]
+                    i += 1
+                } else {
+                    flags.insert(a)
+                }
+            } else if command == nil {
+                command = a
+            } else {
+                positionals.append(a)
+            }
+            i += 1
+        }
+    }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    func int(_ name: String) throws(UsageError) -> Int? {
+        guard let v = values[name] else { return nil }
+        guard let n = Int(v), n > 0 else { throw UsageError("\(name) expects a positive whole number of milliseconds, found \"\(v)\"") }
+        return n
+    }
+
+    /// Refuses options the command does not know, so a typo is not silently ignored.
+    func allow(_ allowed: Set<String>) throws(UsageError) {
+        let global: Set<String> = ["--skills-dir", "--config", "--scan-timeout", "--json", "--help"]
+        for name in flags.union(values.keys) where !allowed.contains(name) && !global.contains(name) {
+            throw UsageError("unknown option \(name) for `skillhost \(command ?? "")`")
+        }
+    }
+}
+
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,48 @@
+import SkillHostCore
+
+/// `skillhost doctor [--json]`: what is wrong, and how to fix it.
+enum DoctorCommand {
+    static func run(_ args: Arguments) -> Int32 {
+        do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        let host: SkillHost
+        do { host = try openHost(args) } catch { return Out.fail(error, json: args.flag("--json")) }
+        let folderProblems = host.scan.folders.filter { $0.problem != nil }
+        let refusals = host.scan.refusals
+        let conflicts = host.registry.conflicts
+        let problems = folderProblems.count + refusals.count + conflicts.count
+        if args.flag("--json") {
+            Out.json(.object(JSONObject([
+                ("folders", .array(host.scan.folders.map { f in
+                    var o = JSONObject([("path", .string(f.path)), ("exists", .bool(f.exists))])
+                    if let p = f.problem { o["problem"] = .string(p) }
+                    if let h = f.hint { o["hint"] = .string(h) }
+                    return .object(o)
+                })),
+                ("skills", .int(Int64(host.registry.skills.count))),
+                ("refused", .array(refusals.map(\.json))),
+                ("conflicts", .array(conflicts.map(ListCommand.conflictJSON))),
+                ("config", host.config.source.map(JSON.string) ?? .null),
+                ("problems", .int(Int64(problems))),
+            ])), pretty: true)
+            return problems == 0 ? 0 : 1
+        }
+        Out.print("skill folders: \(host.scan.folders.map(\.path).joined(separator: ", "))")
+        Out.print("config: \(host.config.source ?? "none (defaults)")")
+        Out.print("registered: \(host.registry.skills.count) skills, \(host.registry.intentNames.count) intents")
+        for f in folderProblems {
+            Out.print("\n✗ \(f.problem!)")
+            if let h = f.hint { Out.print("  fix: \(h)") }
+        }
+        for r in refusals {
+            Out.print("\n✗ refused [\(r.reason.rawValue)] \(r.message)")
+            if let h = r.hint { Out.print("  fix: \(h)") }
+        }
+        for c in conflicts {
+            Out.print("\n! intent \(c.intent) is declared by \(c.bindings.count) skills: " +
+                      c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority), confidence \($0.intent.confidence))" }.joined(separator: ", ") +
+                      "\n  calls go to \(c.bindings[0].skill.id)\n  fix: if that is not what you want, raise the priority of the other skill or remove one")
+        }
+        Out.print(problems == 0 ? "\nNo problems found." : "\n\(problems) problem\(problems == 1 ? "" : "s") found.")
+        return problems == 0 ? 0 : 1
+    }
+}

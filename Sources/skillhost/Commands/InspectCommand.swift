@@ -1,0 +1,56 @@
+import SkillHostCore
+
+/// `skillhost inspect FILE [--json]`
+enum InspectCommand {
+    static func run(_ args: Arguments) -> Int32 {
+        do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        guard args.positionals.count == 1, let file = args.positionals.first else {
+            Out.error("skillhost: inspect needs exactly one FILE\n\(Help.inspect)")
+            return 2
+        }
+        let json = args.flag("--json")
+        let host: SkillHost
+        do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
+        let (info, outcome) = host.inspect(file: file)
+        switch outcome {
+        case .failure(let r):
+            if json {
+                var o = JSONObject([("ok", .bool(false)), ("path", .string(r.file))])
+                if let info { o["sha256"] = info.sha256.map(JSON.string) ?? .null }
+                var e = r.json.objectValue!
+                e["file"] = nil
+                o["error"] = .object(e)
+                Out.json(.object(o))
+            } else {
+                Out.error("refused (\(r.reason.rawValue)): \(r.message)")
+                if let h = r.hint { Out.error("hint: \(h)") }
+            }
+            return r.reason.errorKind.exitCode
+        case .success(let m):
+            if json {
+                var o = JSONObject([("ok", .bool(true)), ("path", .string(info!.path)), ("size", .int(info!.size)),
+                                    ("sha256", info!.sha256.map(JSON.string) ?? .null)])
+                for member in m.json.objectValue! { o[member.key] = member.value }
+                Out.json(.object(o), pretty: true)
+            } else {
+                Out.print("""
+                \(m.name) — \(m.id) \(m.version)
+                  \(m.description)
+                  category:   \(m.category)
+                  vendor:     \(m.vendor)
+                  abi:        \(m.abi)
+                  toolchain:  \(m.toolchain ?? "none (C)")
+                  threads:    \(m.threadSafe ? "thread-safe" : "one call at a time")
+                  file:       \(info!.path) (\(info!.size) bytes)
+                  sha256:     \(info!.sha256 ?? "?")
+                  intents:
+                """)
+                for i in m.intents {
+                    let tags = (i.flags.names + ["surfaces: " + i.surfaces.names.joined(separator: "/")]).joined(separator: ", ")
+                    Out.print("    \(i.name)  [\(tags)]\n      \(i.description)")
+                }
+            }
+            return 0
+        }
+    }
+}

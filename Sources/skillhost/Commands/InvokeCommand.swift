@@ -1,0 +1,43 @@
+import Foundation
+import Glibc
+import SkillHostCore
+
+/// `skillhost invoke INTENT [--input JSON|@FILE|-] [--timeout MS] [--json]`
+enum InvokeCommand {
+    static func run(_ args: Arguments) -> Int32 {
+        let json = args.flag("--json")
+        do { try args.allow(["--input", "--timeout"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        guard args.positionals.count == 1, let intent = args.positionals.first else {
+            Out.error("skillhost: invoke needs exactly one INTENT\n\(Help.invoke)")
+            return 2
+        }
+        let timeout: Int?
+        do { timeout = try args.int("--timeout") } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        var input = args.values["--input"] ?? "{}"
+        if input == "-" {
+            input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else if input.hasPrefix("@") {
+            let path = String(input.dropFirst())
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return Out.fail(SkillError(.invalidInput, "cannot read the input file \"\(path)\""), json: json)
+            }
+            input = String(decoding: data, as: UTF8.self)
+        }
+        let host: SkillHost
+        do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
+        // A person at a terminal, unless the output goes to a program.
+        let caller: Caller = !json && ProtectedOutput.isTerminal && isatty(0) == 1 ? .human : .automation
+        switch host.invoke(InvokeRequest(intent: intent, input: input, caller: caller, timeoutMs: timeout)) {
+        case .failure(let e):
+            return Out.fail(e, json: json)
+        case .success(let s):
+            if json {
+                Out.json(s.json)
+            } else {
+                Out.print(s.result.pretty)
+                if let m = s.message { Out.print(m) }
+            }
+            return 0
+        }
+    }
+}

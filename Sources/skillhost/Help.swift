@@ -1,0 +1,72 @@
+/// Help texts, one per command. Kept next to each other so they read as one manual.
+enum Help {
+    static let main = """
+    skillhost — load agent skills from .so files and call them.
+
+    USAGE: skillhost <command> [options]
+
+    COMMANDS:
+      list        List registered skills: id, version, category, intents, ABI, isolation, health
+      inspect     Show what a .so file declares, without registering it
+      invoke      Call an intent with JSON input
+      health      Probe every skill now and record the answers
+      install     Validate a skill file, then move it into the skill folder atomically
+      doctor      Show refused files, intent conflicts and folder problems, with fixes
+
+    GLOBAL OPTIONS:
+      --skills-dir DIR     Skill folder (default: $SKILLHOST_PATH, colon-separated, else ./skills.d)
+      --config FILE        Config file (default: $SKILLHOST_CONFIG, else $XDG_CONFIG_HOME/skillhost/config.json)
+      --scan-timeout MS    Deadline for reading one skill's manifest (default 5000)
+      --json               Machine-readable output
+      -h, --help           Help for a command: skillhost <command> --help
+
+    EXIT CODES: 0 ok, 1 problems found (doctor, health), 2 usage error,
+      10 invalid_input, 11 no_skill, 12 unavailable, 13 timeout, 14 crashed, 15 denied,
+      16 incompatible, 17 load_failed, 18 cancelled, 19 internal.
+    """
+
+    static let list = """
+    USAGE: skillhost list [--all] [--json]
+
+    Lists every registered skill. With --all, also the files that were refused and why, and the
+    intents that more than one skill declares. --json prints an array of skill objects (with --all:
+    an object {"skills":[…],"refused":[…],"conflicts":[…]}).
+    """
+
+    static let inspect = """
+    USAGE: skillhost inspect FILE [--json]
+
+    Reads FILE's manifest in a separate process (so a crashing skill cannot hurt) and validates it,
+    without registering it. Exits with the error kind's code if the file would be refused.
+    """
+
+    static let invoke = """
+    USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--json]
+
+    Calls INTENT. The input (default {}) is validated against the intent's schema first.
+    --json prints {"ok":true,"skill":ID,"result":…} or {"ok":false,"error":{"kind":…,"message":…}};
+    the exit code names the error kind (see skillhost --help).
+    """
+
+    static let health = """
+    USAGE: skillhost health [--json]
+
+    Probes every registered skill now (each with the health deadline) and records the answers, which
+    `list` then shows. Exits 1 if any skill is not ok.
+    """
+
+    static let install = """
+    USAGE: skillhost install FILE [--json]
+
+    Validates FILE as a skill (as inspect does), then copies it into the skill folder under its own
+    name through a temporary file and an atomic rename, so no scan ever sees half a file. Refuses a
+    file whose skill id another installed file already provides, unless it has the same file name.
+    """
+
+    static let doctor = """
+    USAGE: skillhost doctor [--json]
+
+    Reports what is wrong and how to fix it: missing or insecure folders, refused files with their
+    reasons, intents claimed by several skills. Exits 1 if it found a problem.
+    """
+}

@@ -1,0 +1,47 @@
+import Foundation
+import SkillHostCore
+
+/// Writing to the terminal: stdout for results, stderr for diagnostics. One place for the formats.
+enum Out {
+    /// Results go to the host's real stdout (see `ProtectedOutput`), never mixed with skill noise.
+    static func print(_ s: String) {
+        ProtectedOutput.write(s + "\n")
+    }
+
+    static func error(_ s: String) {
+        FileHandle.standardError.write(Data((s + "\n").utf8))
+    }
+
+    static func json(_ j: JSON, pretty: Bool = false) { print(pretty ? j.pretty : j.serialized) }
+
+    /// Reports a failure the way the caller asked for (JSON on stdout, or text on stderr) and returns
+    /// the exit code of its kind.
+    static func fail(_ e: SkillError, json: Bool) -> Int32 {
+        if json {
+            self.json(e.responseJSON)
+        } else {
+            error("error (\(e.kind.rawValue)): \(e.message)")
+            if let h = e.hint { error("hint: \(h)") }
+        }
+        return e.kind.exitCode
+    }
+
+    /// Columns padded to the widest cell; the last column is not padded.
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let all = [header] + rows
+        var widths = [Int](repeating: 0, count: header.count)
+        for r in all { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        return all.map { r in
+            r.enumerated().map { i, c in i == r.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
+
+/// Opens the host with the global options of the command line.
+func openHost(_ args: Arguments) throws(SkillError) -> SkillHost {
+    let scanTimeout: Int?
+    do { scanTimeout = try args.int("--scan-timeout") } catch { throw SkillError(.invalidInput, error.message) }
+    return try SkillHost(HostOptions(skillsDir: args.values["--skills-dir"], configPath: args.values["--config"],
+                                     scanTimeoutMs: scanTimeout))
+}

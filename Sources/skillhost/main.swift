@@ -1,0 +1,32 @@
+import Foundation
+import SkillHostCore
+
+/// `skillhost`: a thin surface over SkillHostCore. Parses the command line, calls the core, prints.
+/// No rule about skills lives here.
+let commands: [String: (Arguments) -> Int32] = [
+    "list": ListCommand.run, "inspect": InspectCommand.run, "invoke": InvokeCommand.run,
+    "health": HealthCommand.run, "install": InstallCommand.run, "doctor": DoctorCommand.run,
+]
+let helps: [String: String] = [
+    "list": Help.list, "inspect": Help.inspect, "invoke": Help.invoke, "health": Help.health,
+    "install": Help.install, "doctor": Help.doctor,
+]
+
+ProtectedOutput.reserve()
+let code: Int32
+do {
+    let args = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    if let name = args.command, name != "help", let run = commands[name] {
+        if args.flag("--help") { Out.print(helps[name]!); code = 0 } else { code = run(args) }
+    } else if args.command == nil || args.command == "help" {
+        if let topic = args.positionals.first, let text = helps[topic] { Out.print(text) } else { Out.print(Help.main) }
+        code = args.command == nil && !args.flag("--help") ? 2 : 0
+    } else {
+        Out.error("skillhost: unknown command \"\(args.command!)\"; commands: \(commands.keys.sorted().joined(separator: ", "))")
+        code = 2
+    }
+} catch {
+    Out.error("skillhost: \(error.message)\nrun `skillhost --help` for usage")
+    code = 2
+}
+exit(code)
