@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "skillhost", targets: ["skillhost"]),
         .executable(name: "skillhost-worker", targets: ["skillhost-worker"]),
+        .executable(name: "skillhost-bench", targets: ["skillhost-bench"]),
         .library(name: "SkillKit", targets: ["SkillKit"]),
         .library(name: "CalendarSkill", type: .dynamic, targets: ["CalendarSkill"]),
         .library(name: "WeatherSkill", type: .dynamic, targets: ["WeatherSkill"]),
@@ -34,6 +35,9 @@ let package = Package(
         .target(name: "WeatherSkill", dependencies: ["SkillKit"], path: "Plugins/WeatherSkill/Sources"),
         .target(name: "ReminderSkill", dependencies: ["SkillKit"], path: "Plugins/ReminderSkill/Sources"),
         .target(name: "EchoSkill", dependencies: ["SkillKit"], path: "Plugins/EchoSkill/Sources"),
+
+        // `make bench`: scan/registration and invoke latency next to baselines measured in the same run.
+        .executableTarget(name: "skillhost-bench", dependencies: ["SkillHostCore"], path: "Benchmarks"),
 
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore"]),
         .testTarget(name: "SkillKitTests", dependencies: ["SkillKit"]),

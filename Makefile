@@ -1,0 +1,44 @@
+# skillhost — build, demo, test, bench. Everything a fresh clone needs beyond the Swift toolchain,
+# cc and python3 is built here.
+SWIFT      ?= swift
+RELEASE    := $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+DEBUG      := $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
+SKILLS_DIR ?= skills.d
+DEMO       := .build/demo
+
+.PHONY: all build build-debug c-skills install-skills demo test bench clean
+
+all: build
+
+# Host, worker and the bundled Swift skills (release), plus the bundled C skill.
+build:
+	$(SWIFT) build -c release
+	$(MAKE) -s -C Plugins/UnitsSkill OUT=$(RELEASE)
+
+build-debug:
+	$(SWIFT) build
+	$(MAKE) -s -C Plugins/UnitsSkill OUT=$(DEBUG)
+
+# Validates each bundled skill and moves it into $(SKILLS_DIR) atomically (skillhost install).
+install-skills: build
+	@for so in CalendarSkill WeatherSkill ReminderSkill UnitsSkill; do \
+	  $(RELEASE)/skillhost install $(RELEASE)/lib$$so.so --skills-dir $(SKILLS_DIR) || exit 1; \
+	done
+
+# The main job on bundled sample data, offline: calendar from .ics samples, weather from a loopback
+# Open-Meteo-compatible server, reminders in a throwaway data folder.
+demo: install-skills
+	@bash scripts/demo.sh $(RELEASE) $(SKILLS_DIR) $(DEMO)
+
+# Every test: unit tests per module, plugin tests, and end-to-end tests of the real binaries.
+test: build-debug
+	SKILLHOST_BIN_DIR=$(DEBUG) $(SWIFT) test
+
+# Benchmarks (release build): scan/registration and in-process invoke, next to baselines.
+bench: build
+	SKILLHOST_BIN_DIR=$(RELEASE) $(RELEASE)/skillhost-bench
+
+clean:
+	$(SWIFT) package clean
+	$(MAKE) -s -C Plugins/UnitsSkill clean
+	rm -rf $(DEMO)
