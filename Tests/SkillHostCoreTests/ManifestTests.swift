@@ -1,0 +1,78 @@
+import XCTest
+@testable import SkillHostCore
+
+final class ManifestTests: XCTestCase {
+    func report(_ skill: String) -> JSON {
+        try! JSON.parse(#"{"file":"/x/a.so","status":"ok","skill":"# + skill + "}")
+    }
+
+    let good = #"{"abiMajor":1,"abiMinor":0,"structSize":120,"flags":1,"id":"com.example.cal","name":"Cal","version":"1.2.3","category":"productivity","vendor":"Ex","description":"d","toolchain":null,"hasInvoke":true,"hasHealth":true,"intentCount":1,"intents":[{"structSize":80,"flags":5,"name":"cal.events.list","description":"x","inputSchema":"{\"type\":\"object\"}","outputSchema":null,"surfaces":0,"priority":0,"confidence":0,"keywords":"{\"en\":[\"meeting\"]}","examples":"[{\"lang\":\"en\",\"text\":\"today\",\"input\":{}}]"}]}"#
+
+    func validate(_ s: String, toolchain: String = "swift-6.3") -> Result<SkillManifest, Refusal> {
+        ManifestValidator.validate(report: report(s), file: "/x/a.so", hostToolchain: toolchain)
+    }
+
+    func refusal(_ s: String) -> Refusal? {
+        if case .failure(let r) = validate(s) { return r }
+        return nil
+    }
+
+    func testAcceptsAGoodManifestAndAppliesDefaults() throws {
+        let m = try validate(good).get()
+        XCTAssertEqual(m.id, "com.example.cal")
+        XCTAssertEqual(m.version.description, "1.2.3")
+        XCTAssertEqual(m.intents[0].flags, [.readOnly, .idempotent])
+        XCTAssertEqual(m.intents[0].surfaces, .all, "0 surfaces means all")
+        XCTAssertEqual(m.intents[0].confidence, 1, "0 confidence means not given")
+        XCTAssertEqual(m.intents[0].keywords["en"], ["meeting"])
+        XCTAssertTrue(m.threadSafe)
+    }
+
+    func testRoundTripsThroughTheCacheForm() throws {
+        let m = try validate(good).get()
+        XCTAssertEqual(SkillManifest(json: try JSON.parse(m.json.serialized)), m)
+    }
+
+    func testRefusesAnotherABIMajorNamingBothVersions() {
+        let r = refusal(#"{"abiMajor":2,"abiMinor":3,"structSize":8}"#)
+        XCTAssertEqual(r?.reason, .abiMismatch)
+        XCTAssertTrue(r!.message.contains("host serves ABI 1.0, skill was built for ABI 2.3"), r!.message)
+        XCTAssertEqual(r?.reason.errorKind, .incompatible)
+    }
+
+    func testRefusesAToolchainMismatchNamingBoth() {
+        let r = refusal(good.replacingOccurrences(of: #""toolchain":null"#, with: #""toolchain":"swift-6.1""#))
+        XCTAssertEqual(r?.reason, .toolchainMismatch)
+        XCTAssertTrue(r!.message.contains("host was built with swift-6.3, skill with swift-6.1"), r!.message)
+    }
+
+    func testBadFieldsAreNamed() {
+        XCTAssertTrue(refusal(good.replacingOccurrences(of: #""id":"com.example.cal""#, with: #""id":"Calendar""#))!.message.contains(#"field "id""#))
+        XCTAssertTrue(refusal(good.replacingOccurrences(of: #""version":"1.2.3""#, with: #""version":"1.2""#))!.message.contains(#"field "version": expected a semantic version"#))
+        let dup = good.replacingOccurrences(of: #""intents":[{"#, with: #""intents":[{"structSize":80,"name":"cal.events.list","inputSchema":"{\"type\":\"object\"}"},{"#)
+        XCTAssertTrue(refusal(dup)!.message.contains(#"intent "cal.events.list" is declared twice"#), refusal(dup)!.message)
+        let badSchema = good.replacingOccurrences(of: #""inputSchema":"{\"type\":\"object\"}""#, with: #""inputSchema":"{\"type\":\"object\",}""#)
+        XCTAssertTrue(refusal(badSchema)!.message.contains("is not valid JSON"), refusal(badSchema)!.message)
+        let notObject = good.replacingOccurrences(of: #""inputSchema":"{\"type\":\"object\"}""#, with: #""inputSchema":"{\"type\":\"string\"}""#)
+        XCTAssertTrue(refusal(notObject)!.message.contains("root to be"), refusal(notObject)!.message)
+        let badExample = good.replacingOccurrences(of: #"\"input\":{}"#, with: #"\"input\":[]"#)
+        XCTAssertTrue(refusal(badExample)?.message.contains("examples[0].input does not match") == true, "\(String(describing: refusal(badExample)))")
+    }
+
+    func testLoaderErrorsBecomeRefusalsWithTheirReason() {
+        let r = ManifestValidator.validate(report: try! JSON.parse(#"{"file":"/x/a.so","status":"no_entry"}"#), file: "/x/a.so", hostToolchain: "swift-6.3")
+        guard case .failure(let ref) = r else { return XCTFail() }
+        XCTAssertEqual(ref.reason, .missingSymbol)
+    }
+
+    func testSemanticVersionParsingAndPrecedence() {
+        XCTAssertNil(SemanticVersion("1.0"))
+        XCTAssertNil(SemanticVersion("01.0.0"))
+        XCTAssertNil(SemanticVersion("1.0.0-"))
+        XCTAssertEqual(SemanticVersion("1.2.3-beta.1+build.5")?.description, "1.2.3-beta.1+build.5")
+        let order = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "2.0.0"]
+        let parsed = order.map { SemanticVersion($0)! }
+        XCTAssertEqual(parsed, parsed.sorted())
+        for (a, b) in zip(parsed, parsed.dropFirst()) { XCTAssertLessThan(a, b) }
+    }
+}

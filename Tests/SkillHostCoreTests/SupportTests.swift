@@ -1,0 +1,50 @@
+import XCTest
+@testable import SkillHostCore
+
+final class SupportTests: XCTestCase {
+    func testSHA256KnownVectors() {
+        XCTAssertEqual(SHA256.hex(of: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(SHA256.hex(of: Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256.hex(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(SHA256.hex(of: [UInt8](repeating: 0x61, count: 1_000_000)),
+                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    func testSkillFoldersFollowTheDocumentedOrder() {
+        XCTAssertEqual(HostPaths.skillDirectories(explicit: "/a", environment: ["SKILLHOST_PATH": "/b:/c"]), ["/a"])
+        XCTAssertEqual(HostPaths.skillDirectories(explicit: nil, environment: ["SKILLHOST_PATH": "/b::/c"]), ["/b", "/c"])
+        XCTAssertEqual(HostPaths.skillDirectories(explicit: nil, environment: [:]), ["./skills.d"])
+    }
+
+    func testXDGDirectoriesAndDefaults() {
+        let p = HostPaths(environment: ["HOME": "/h", "XDG_STATE_HOME": "/st"])
+        XCTAssertEqual(p.stateDir, "/st/skillhost")
+        XCTAssertEqual(p.configDir, "/h/.config/skillhost")
+        XCTAssertEqual(p.dataDir, "/h/.local/share/skillhost")
+    }
+
+    func testConfigErrorsNameTheFile() throws {
+        let dir = NSTemporaryDirectory() + "cfg-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/config.json"
+        try #"{"invokeTimeoutMs": 5, "skills": {"a.b": {"path": "./data", "home": "~/x"}}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let c = try HostConfig.load(explicit: file, paths: HostPaths(environment: ["HOME": "/h"]), environment: [:])
+        XCTAssertEqual(c.invokeTimeoutMs, 5)
+        XCTAssertEqual(c.skills["a.b"]?["path"]?.stringValue, dir + "/data")
+        XCTAssertEqual(c.skills["a.b"]?["home"]?.stringValue, "/h/x")
+        try "{nope".write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try HostConfig.load(explicit: file, paths: HostPaths(), environment: [:])) { e in
+            XCTAssertTrue((e as! SkillError).message.contains(file))
+        }
+        XCTAssertThrowsError(try HostConfig.load(explicit: dir + "/missing.json", paths: HostPaths(), environment: [:]))
+    }
+
+    func testEveryErrorKindHasItsOwnExitCode() {
+        let codes = ErrorKind.allCases.map(\.exitCode)
+        XCTAssertEqual(Set(codes).count, codes.count)
+        XCTAssertFalse(codes.contains(0) || codes.contains(1) || codes.contains(2))
+        XCTAssertEqual(ErrorKind.allCases.map(\.rawValue), ["invalid_input", "no_skill", "unavailable", "timeout", "crashed", "denied", "incompatible", "load_failed", "cancelled", "internal"])
+    }
+}
