@@ -13,12 +13,17 @@ public final class Invoker: Sendable {
     let paths: HostPaths
     let environment: [String: String]
     private let schemas = Mutex<[String: JSONSchema]>([:])
+    private let contextPrefixes = Mutex<[String: String]>([:])
+    let settings: CallSettings
+    let clock: CallClock
 
     init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, environment: [String: String]) {
         self.registry = registry
         self.config = config
         self.paths = paths
         self.environment = environment
+        settings = CallSettings(config: config, environment: environment)
+        clock = CallClock(timeZone: settings.timeZone, environment: environment)
     }
 
     public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
@@ -128,40 +133,74 @@ public final class Invoker: Sendable {
 
     // MARK: - Call context
 
-    /// The `context_json` a skill receives: its config section, data folder, locale, time zone, now, caller.
+    /// The `context_json` a skill receives: its config section, data folder, locale, time zone, now,
+    /// caller. Everything but "now" is fixed per skill and caller, so it is built once and reused.
     func context(for skill: RegisteredSkill, caller: Caller) -> String {
-        let o = JSONObject([
-            ("config", config.skills[skill.id] ?? .object(JSONObject())),
-            ("dataDir", .string(paths.dataDir + "/" + skill.id)),
-            ("locale", .string(locale)),
-            ("timeZone", .string(timeZone.identifier)),
-            ("now", .string(now)),
-            ("caller", .string(caller.kind)),
-        ])
-        return JSON.object(o).serialized
+        let key = skill.id + " " + caller.kind
+        let prefix: String
+        if let p = contextPrefixes.withLock({ $0[key] }) {
+            prefix = p
+        } else {
+            let o = JSONObject([
+                ("config", config.skills[skill.id] ?? .object(JSONObject())),
+                ("dataDir", .string(paths.dataDir + "/" + skill.id)),
+                ("locale", .string(settings.locale)),
+                ("timeZone", .string(settings.timeZone.identifier)),
+                ("caller", .string(caller.kind)),
+            ])
+            let text = JSON.object(o).serialized
+            prefix = String(text.dropLast()) + ",\"now\":"
+            contextPrefixes.withLock { $0[key] = prefix }
+        }
+        return prefix + JSON.quote(clock.now()) + "}"
     }
+}
 
-    var locale: String {
-        if let l = config.locale { return l }
-        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let v = environment[key], !v.isEmpty, v != "C", v != "POSIX", !v.hasPrefix("C.") {
-                return String(v.split(separator: ".").first!).replacingOccurrences(of: "_", with: "-")
+/// Locale and time zone for calls: from the config, else from the environment.
+struct CallSettings: Sendable {
+    let locale: String
+    let timeZone: TimeZone
+
+    init(config: HostConfig, environment: [String: String]) {
+        var locale = config.locale ?? "en-US"
+        if config.locale == nil {
+            for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+                if let v = environment[key], !v.isEmpty, v != "C", v != "POSIX", !v.hasPrefix("C.") {
+                    locale = String(v.split(separator: ".").first!).replacingOccurrences(of: "_", with: "-")
+                    break
+                }
             }
         }
-        return "en-US"
+        self.locale = locale
+        timeZone = config.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+    }
+}
+
+/// "Now" as an RFC 3339 string in the call time zone, or `$SKILLHOST_NOW` when set (tests and
+/// replays pin it). Formats at most once per second. Thread-safe.
+final class CallClock: Sendable {
+    private let fixed: String?
+    private let timeZone: TimeZone
+    private let cache = Mutex<(second: Int, text: String)>((-1, ""))
+
+    init(timeZone: TimeZone, environment: [String: String]) {
+        self.timeZone = timeZone
+        fixed = environment["SKILLHOST_NOW"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    var timeZone: TimeZone {
-        if let name = config.timeZone, let tz = TimeZone(identifier: name) { return tz }
-        return TimeZone.current
-    }
-
-    /// `$SKILLHOST_NOW` (RFC 3339) when set — tests and replays pin "now" with it — else the clock.
-    var now: String {
-        if let fixed = environment["SKILLHOST_NOW"], !fixed.isEmpty { return fixed }
-        let f = ISO8601DateFormatter()
-        f.timeZone = timeZone
-        f.formatOptions = [.withInternetDateTime]
-        return f.string(from: Date())
+    func now() -> String {
+        if let fixed { return fixed }
+        let second = time(nil)
+        if let hit = cache.withLock({ $0.second == second ? $0.text : nil }) { return hit }
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(second)))
+        var t = second + offset
+        var tm = Glibc.tm()
+        gmtime_r(&t, &tm)
+        let sign = offset < 0 ? "-" : "+"
+        let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                          tm.tm_hour, tm.tm_min, tm.tm_sec)
+            + sign + String(format: "%02d:%02d", abs(offset) / 3600, abs(offset) % 3600 / 60)
+        cache.withLock { $0 = (second, text) }
+        return text
     }
 }

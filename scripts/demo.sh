@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The main job on bundled sample data, offline. Called by `make demo` after the bundled skills were
+# installed into the skill folder.
+#   scripts/demo.sh BIN_DIR SKILLS_DIR DEMO_DIR
+# Calendars come from Plugins/CalendarSkill/Samples (iCalendar files); the forecast comes from a
+# loopback HTTP server that answers like Open-Meteo with Plugins/WeatherSkill/Samples; reminders are
+# kept in DEMO_DIR so the demo never touches your own.
+set -euo pipefail
+bin=$1 skills=$2 demo=$3
+root=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$demo" && mkdir -p "$demo"
+demo=$(cd "$demo" && pwd)
+export XDG_DATA_HOME=$demo/data XDG_STATE_HOME=$demo/state
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$root/Plugins/WeatherSkill/Samples" >"$demo/weather-server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+
+cat >"$demo/config.json" <<JSON
+{
+  "timeZone": "Europe/Warsaw",
+  "skills": {
+    "dev.skillhost.calendar": { "calendars": ["$root/Plugins/CalendarSkill/Samples"] },
+    "dev.skillhost.weather": {
+      "baseURL": "http://127.0.0.1:$port",
+      "places": { "warsaw": { "latitude": 52.23, "longitude": 21.0 } }
+    }
+  }
+}
+JSON
+run() { echo; echo "\$ skillhost $*"; "$bin/skillhost" "$@" --skills-dir "$skills" --config "$demo/config.json"; }
+
+run list
+run invoke calendar.events.summary --input '{"from":"2026-11-30","to":"2026-11-30"}'
+run invoke calendar.events.list --input '{"from":"2026-11-30","to":"2026-11-30"}' --json
+run invoke weather.forecast --input '{"place":"warsaw","days":2}'
+run invoke reminder.create --input '{"title":"买牛奶 (buy milk)","due":"2026-11-30T18:00:00+01:00"}' --json
+run invoke reminder.list --json
+run invoke units.convert --input '{"value":5,"from":"km","to":"mi"}'
+run health
+echo
+echo "\$ skillhost invoke calendar.events.list --input '{\"from\":\"2026-11-30\",\"to\":\"2026-30-11\"}' --json   # bad input, on purpose"
+"$bin/skillhost" invoke calendar.events.list --input '{"from":"2026-11-30","to":"2026-30-11"}' --json \
+  --skills-dir "$skills" --config "$demo/config.json" || echo "(exit code $?: invalid_input)"
+echo
+echo "Demo config: $demo/config.json  (try: export SKILLHOST_CONFIG=$demo/config.json)"
