@@ -32,6 +32,8 @@ public final class SkillHost: Sendable {
     public let registry: SkillRegistry
     public let invoker: Invoker
     let workerPath: String
+    /// The deadline for reading one manifest (`--scan-timeout`, else the config).
+    let scanTimeoutMs: Int
 
     public init(_ options: HostOptions) throws(SkillError) {
         signal(SIGPIPE, SIG_IGN)
@@ -39,9 +41,9 @@ public final class SkillHost: Sendable {
         config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
         directories = HostPaths.skillDirectories(explicit: options.skillsDir, environment: options.environment)
         workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
-        let timeout = options.scanTimeoutMs ?? config.scanTimeoutMs
+        scanTimeoutMs = options.scanTimeoutMs ?? config.scanTimeoutMs
         let scanner = Scanner(directories: directories, workerPath: workerPath,
-                              cachePath: paths.stateDir + "/scan-cache.json", deadline: .milliseconds(timeout))
+                              cachePath: paths.stateDir + "/scan-cache.json", deadline: .milliseconds(scanTimeoutMs))
         scan = scanner.scan()
         registry = SkillRegistry(scan.skills.map { RegisteredSkill(manifest: $0.manifest, file: $0.file, isolation: .inProcess) })
         invoker = Invoker(registry: registry, config: config, paths: paths, environment: options.environment)
@@ -87,7 +89,7 @@ public final class SkillHost: Sendable {
 
     /// What `file` declares, read in a scan process and validated, without registering it.
     public func inspect(file: String) -> (file: SkillFile?, outcome: Result<SkillManifest, Refusal>) {
-        let path = Scanner(directories: [], workerPath: workerPath, cachePath: "", deadline: .milliseconds(config.scanTimeoutMs)).absolute(file)
+        let path = Scanner.absolute(file)
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             return (nil, .failure(Refusal(file: path, reason: .notASkill, message: "\"\(file)\" does not exist or is not a regular file")))
@@ -96,7 +98,7 @@ public final class SkillHost: Sendable {
                              mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
                              sha256: SHA256.hex(ofFile: path))
         if let r = ELFCheck.check(path: path, size: Int(st.st_size)) { return (info, .failure(r)) }
-        let reader = ManifestReader(workerPath: workerPath, deadline: .milliseconds(config.scanTimeoutMs))
+        let reader = ManifestReader(workerPath: workerPath, deadline: .milliseconds(scanTimeoutMs))
         switch reader.read([path])[path] {
         case .report(let j)?: return (info, ManifestValidator.validate(report: j, file: path, hostToolchain: HostToolchain.name))
         case .refused(let r)?: return (info, .failure(r))
@@ -115,7 +117,7 @@ public final class SkillHost: Sendable {
         case .failure(let r): return .failure(SkillError(r.reason.errorKind, "not installed: \(r.message)", hint: r.hint))
         case .success(let m): manifest = m
         }
-        let folder = Scanner(directories: [], workerPath: workerPath, cachePath: "", deadline: .seconds(1)).absolute(directories[0])
+        let folder = Scanner.absolute(directories[0])
         let name = (file as NSString).lastPathComponent
         let target = folder + "/" + name
         if let other = registry.skill(id: manifest.id), other.file.path != target {

@@ -16,6 +16,7 @@ ProtectedOutput.reserve()
 let code: Int32
 do {
     let args = try Arguments(Array(CommandLine.arguments.dropFirst()))
+    _ = try args.int("--scan-timeout")  // a usage error (exit 2), whichever command it comes with
     if let name = args.command, name != "help", let run = commands[name] {
         if args.flag("--help") { Out.print(helps[name]!); code = 0 } else { code = run(args) }
     } else if args.command == nil || args.command == "help" {

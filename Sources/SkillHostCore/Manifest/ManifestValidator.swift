@@ -87,9 +87,9 @@ enum ManifestValidator {
         }
         func jsonField(_ key: String) -> Result<JSON?, Problem> {
             guard let v = j[key], v != .null else { return .success(nil) }
-            guard let text = v.stringValue else { return .failure(Problem(description: "\(label): field \"\(key)\": expected JSON text")) }
+            guard let text = v.stringValue else { return .failure(Problem(description: "\(label): field \"\(cName(key))\": expected JSON text")) }
             do { return .success(try JSON.parse(text)) } catch {
-                return .failure(Problem(description: "\(label): field \"\(key)\" is not valid JSON: \(error) in \(excerpt(text, at: error.offset))"))
+                return .failure(Problem(description: "\(label): field \"\(cName(key))\" is not valid JSON: \(error) in \(excerpt(text, at: error.offset))"))
             }
         }
         let input: JSON
@@ -151,6 +151,11 @@ enum ManifestValidator {
                                        surfaces: surfaceBits == 0 ? .all : Surfaces(rawValue: surfaceBits & 7),
                                        priority: Int32(j["priority"]?.intValue ?? 0), confidence: confidence,
                                        keywords: keywords, examples: examples))
+    }
+
+    /// The skh_intent member a scan-report key stands for, so messages use the names in skillhost.h.
+    static func cName(_ key: String) -> String {
+        ["inputSchema": "input_schema", "outputSchema": "output_schema"][key] ?? key
     }
 
     static func describe(_ j: JSON) -> String {

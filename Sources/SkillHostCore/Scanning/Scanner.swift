@@ -70,7 +70,7 @@ public struct Scanner {
         var preRefused: [String: Refusal] = [:]
 
         for dir in directories {
-            let abs = absolute(dir)
+            let abs = Self.absolute(dir)
             var st = stat()
             guard stat(abs, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
                 report.folders.append(FolderReport(path: abs, exists: false,
@@ -171,7 +171,8 @@ public struct Scanner {
         return nil
     }
 
-    func absolute(_ p: String) -> String {
+    /// `p` as an absolute, standardized path (relative to the current directory).
+    static func absolute(_ p: String) -> String {
         let path = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
         return (path as NSString).standardizingPath
     }

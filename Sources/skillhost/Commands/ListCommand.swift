@@ -18,7 +18,6 @@ enum ListCommand {
             }
             return 0
         }
-        for f in host.scan.folders where f.problem != nil { Out.error("warning: \(f.problem!)" + (f.hint.map { "\nhint: \($0)" } ?? "")) }
         let rows = host.registry.skills.map { s in
             [s.id, s.manifest.version.description, s.manifest.category, s.manifest.abi, s.isolation.rawValue,
              health[s.id]?.status ?? "ok", s.manifest.intents.map(\.name).joined(separator: ", ")]

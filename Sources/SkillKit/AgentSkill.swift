@@ -1,0 +1,49 @@
+/// A skill: identity, the intents it serves, and the code that serves them.
+///
+/// Export it with one line (the function must be `public`, or the symbol is not exported):
+///
+///     @_cdecl("skillhost_entry") public func skillhost_entry() -> UnsafeRawPointer { exportSkill(MySkill()) }
+///
+/// Threading: `execute` runs on a detached task per call. With `isThreadSafe == true` (the default) the
+/// host may run several calls at once; with `false` it never overlaps two calls of this skill.
+/// `setUp` runs once, before any call, on the host's thread. `healthCheck` runs on a task while the
+/// host's health thread waits for it; it must not wait for a call to finish.
+///
+/// The value is shared by every call (it is `Sendable`): keep mutable state in an actor or behind a lock.
+public protocol AgentSkill: Sendable {
+    /// Reverse-DNS, lowercase, at least two parts: `"com.example.calendar"`.
+    var id: String { get }
+    /// Human name: `"Calendar"`.
+    var name: String { get }
+    /// Semantic version 2.0.0: `"1.4.2"`.
+    var version: String { get }
+    /// One lowercase word: `"productivity"`, `"weather"`, …
+    var category: String { get }
+    /// Who ships it.
+    var vendor: String { get }
+    /// One or two sentences.
+    var description: String { get }
+    /// The intents this skill serves; at least one. Read once, by `exportSkill`.
+    var supportedIntents: [SkillIntent] { get }
+    /// Whether `execute` may run concurrently with itself. Default `true`.
+    var isThreadSafe: Bool { get }
+
+    /// Serves one call of one of `supportedIntents` (the host has already validated `input` against the
+    /// intent's input schema). Throw `SkillError` to choose the status; any other error becomes
+    /// `SKH_STATUS_FAILED`. Errors from `input.decode` are already `SkillError.invalidInput`.
+    func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult
+
+    /// Reports whether the skill can serve now. May take up to a few seconds. Default: `.ok`.
+    /// `context` is the ambient context (see `SkillContext`): no call, `now` is the current time.
+    func healthCheck(context: SkillContext) async -> SkillHealth
+
+    /// Called once, from the ABI `init`, before any call or health check. Throwing makes the host refuse
+    /// the skill (error kind `load_failed`); the error is logged through the host. Default: nothing.
+    func setUp(context: SkillContext) throws
+}
+
+extension AgentSkill {
+    public var isThreadSafe: Bool { true }
+    public func healthCheck(context: SkillContext) async -> SkillHealth { .ok }
+    public func setUp(context: SkillContext) throws {}
+}

@@ -1,0 +1,141 @@
+internal import SkillABI
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The bodies of the C entry points (`init`, `invoke`, `health`) for the skill in registry slot `slot`.
+/// None of them lets an error or a Swift value cross into C; none traps on any input from the host.
+enum Bridge {
+    // MARK: init
+
+    /// ABI `init`: stores the host table (first call wins), logs manifest warnings, runs `setUp`.
+    /// Returns 0, or 1 if `setUp` threw (the error is logged through the host) or the host's ABI major differs.
+    static func initialize(_ slot: Int, _ host: UnsafePointer<skh_host>?) -> Int32 {
+        guard let exported = SkillRegistry.exported(slot: slot) else { return 1 }
+        let services = host.map(HostServices.init)
+        if let host, host.pointee.abi_major != UInt32(SKH_ABI_VERSION_MAJOR) {
+            services?.write(nil, .error, "skill \(exported.id) was built for ABI \(SKH_ABI_VERSION_MAJOR).\(SKH_ABI_VERSION_MINOR), the host serves \(host.pointee.abi_major).\(host.pointee.abi_minor)")
+            return 1
+        }
+        exported.setHost(services)
+        for warning in exported.exportWarnings { services?.write(nil, .warning, warning) }
+        do {
+            try exported.skill.setUp(context: exported.ambientContext())
+            return 0
+        } catch {
+            services?.write(nil, .error, "skill \(exported.id): setUp failed: \(error)")
+            return 1
+        }
+    }
+
+    // MARK: invoke
+
+    /// ABI `invoke`: copies intent, input and context out of the call, then runs `execute` on a detached
+    /// task and completes the call exactly once. Returns at once.
+    static func invoke(_ slot: Int, _ call: UnsafePointer<skh_call>?) {
+        guard let call else { return }
+        let view = CallView(call)
+        let exported = SkillRegistry.exported(slot: slot)
+        let host = view.host.map { pointer in
+            exported?.hostServices.flatMap { $0.pointer == pointer ? $0 : nil } ?? HostServices(pointer)
+        } ?? exported?.hostServices
+        guard let complete = view.complete else {
+            host?.write(nil, .error, "invoke: the call has no complete function; it cannot be answered")
+            return
+        }
+        let session = CallSession(host: host, call: call, complete: complete)
+        guard let exported else {
+            session.complete(status: Int32(SKH_STATUS_FAILED), json: nil, message: "skill not exported")
+            return
+        }
+        guard let intentPointer = view.intent else {
+            session.complete(status: Int32(SKH_STATUS_INVALID_INPUT), json: nil, message: "the call names no intent")
+            return
+        }
+        let intent = String(cString: intentPointer)
+        guard exported.intentNames.contains(intent) else {
+            session.complete(status: Int32(SKH_STATUS_INVALID_INPUT), json: nil,
+                             message: "skill \(exported.id) has no intent \(SkillJSON.quote(intent))")
+            return
+        }
+        let input = SkillInput(intent: intent, json: CallView.copy(view.inputJSON, view.inputLength) ?? Array("{}".utf8))
+        let contextJSON = CallView.copy(view.contextJSON, view.contextLength) ?? Array("{}".utf8)
+        Task.detached {
+            await run(exported, input: input, contextJSON: contextJSON, session: session)
+        }
+    }
+
+    private static func run(_ exported: ExportedSkill, input: SkillInput, contextJSON: [UInt8], session: CallSession) async {
+        let context = ContextDecoding.context(from: contextJSON, skillID: exported.id, session: session)
+        exported.remember(configJSON: context.configJSON, dataDirectory: context.dataDirectory)
+        do {
+            let result = try await exported.skill.execute(input: input, context: context)
+            session.complete(status: Int32(SKH_STATUS_OK), json: result.json, message: result.message)
+        } catch let error as SkillError {
+            session.complete(status: error.abiStatus, json: nil, message: error.message.isEmpty ? error.kind : error.message)
+        } catch {
+            session.complete(status: Int32(SKH_STATUS_FAILED), json: nil, message: String(describing: error))
+        }
+    }
+
+    // MARK: health
+
+    /// ABI `health`: runs `healthCheck` on a detached task and blocks this (host-owned) thread until it
+    /// returns. Stores `{"latencyMs":…,"message":…}` (malloc'd, released by `release`) in `*detail`.
+    /// Must not be called from a Swift concurrency thread (the header says the host uses its own thread).
+    static func health(_ slot: Int, _ host: UnsafePointer<skh_host>?,
+                       _ detail: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        guard let exported = SkillRegistry.exported(slot: slot) else { return Int32(SKH_HEALTH_UNAVAILABLE) }
+        if let host, exported.hostServices == nil { exported.setHost(HostServices(host)) }
+        let context = exported.ambientContext()
+        let outcome = HealthOutcome()
+        let started = DispatchTime.now().uptimeNanoseconds
+        Task.detached {
+            outcome.finish(await exported.skill.healthCheck(context: context))
+        }
+        let health = outcome.wait()
+        let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+        if let detail {
+            detail.pointee = strdup(detailJSON(health, latencyMs: health.latencyMs ?? elapsedMs))
+        }
+        switch health.status {
+        case .ok: return Int32(SKH_HEALTH_OK)
+        case .degraded: return Int32(SKH_HEALTH_DEGRADED)
+        case .unavailable: return Int32(SKH_HEALTH_UNAVAILABLE)
+        }
+    }
+
+    static func detailJSON(_ health: SkillHealth, latencyMs: Double) -> String {
+        let rounded = (latencyMs * 1000).rounded() / 1000
+        let number = rounded.isFinite ? String(rounded) : "0"
+        return "{\"latencyMs\":\(number),\"message\":\(SkillJSON.quote(health.message))}"
+    }
+}
+
+/// Hands a `SkillHealth` from the task that computed it to the thread waiting for it.
+private final class HealthOutcome: Sendable {
+    private let value = Mutex<SkillHealth?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ health: SkillHealth) {
+        value.withLock { $0 = health }
+        done.signal()
+    }
+
+    func wait() -> SkillHealth {
+        done.wait()
+        return value.withLock { $0 } ?? .unavailable("health check produced no result")
+    }
+}
+
+extension SkillError {
+    /// The `SKH_STATUS_*` code this error completes a call with.
+    var abiStatus: Int32 {
+        switch self {
+        case .invalidInput: Int32(SKH_STATUS_INVALID_INPUT)
+        case .unavailable: Int32(SKH_STATUS_UNAVAILABLE)
+        case .cancelled: Int32(SKH_STATUS_CANCELLED)
+        case .failed: Int32(SKH_STATUS_FAILED)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+internal import SkillABI
+import Foundation
+
+/// Fills the static `skh_skill` and its `skh_intent` table for one skill. Everything allocated here is
+/// kept for the rest of the process.
+enum Manifest {
+    static func build(_ skill: any AgentSkill, slot: Int) -> (ExportedSkill, UnsafeRawPointer) {
+        let intents = skill.supportedIntents
+        var warnings: [String] = []
+        if intents.isEmpty { warnings.append("skill \(skill.id) declares no intents; the host will refuse it") }
+
+        let table = UnsafeMutablePointer<skh_intent>.allocate(capacity: max(intents.count, 1))
+        for (index, intent) in intents.enumerated() {
+            (table + index).initialize(to: cIntent(intent, warnings: &warnings))
+        }
+
+        var s = skh_skill()
+        s.abi_major = UInt32(SKH_ABI_VERSION_MAJOR)
+        s.abi_minor = UInt32(SKH_ABI_VERSION_MINOR)
+        s.struct_size = UInt32(MemoryLayout<skh_skill>.size)
+        s.flags = skill.isThreadSafe ? UInt32(SKH_SKILL_THREAD_SAFE) : 0
+        s.id = cString(skill.id)
+        s.name = cString(skill.name)
+        s.version = cString(skill.version)
+        s.category = cString(skill.category)
+        s.vendor = cString(skill.vendor)
+        s.description = cString(skill.description)
+        s.toolchain = cString(skillToolchain)
+        s.intent_count = UInt32(intents.count)
+        s.intents = UnsafePointer(table)
+        s.`init` = Thunks.initFunction(slot)
+        s.invoke = Thunks.invokeFunction(slot)
+        s.health = Thunks.healthFunction(slot)
+        s.release = { free($0) }
+
+        let pointer = UnsafeMutablePointer<skh_skill>.allocate(capacity: 1)
+        pointer.initialize(to: s)
+        let exported = ExportedSkill(skill: skill, intents: intents, warnings: warnings)
+        return (exported, UnsafeRawPointer(pointer))
+    }
+
+    private static func cIntent(_ intent: SkillIntent, warnings: inout [String]) -> skh_intent {
+        for (label, schema) in [("inputSchema", intent.inputSchema), ("outputSchema", intent.outputSchema)] {
+            if let schema, !(SkillJSON.object(Array(schema.utf8)) is [String: Any]) {
+                warnings.append("intent \(intent.name): \(label) is not a JSON object")
+            }
+        }
+        var c = skh_intent()
+        c.struct_size = UInt32(MemoryLayout<skh_intent>.size)
+        c.flags = intent.flags.rawValue
+        c.name = cString(intent.name)
+        c.description = cString(intent.description)
+        c.input_schema = cString(intent.inputSchema)
+        c.output_schema = intent.outputSchema.map(cString)
+        c.surfaces = intent.surfaces.rawValue
+        c.priority = intent.priority
+        c.confidence = intent.confidence
+        c.keywords = intent.keywords.isEmpty ? nil : cString(keywordsJSON(intent.keywords))
+        c.examples = intent.examples.isEmpty ? nil : cString(examplesJSON(intent, warnings: &warnings))
+        return c
+    }
+
+    /// `{"en":["…"],"zh":["…"]}`, languages sorted.
+    static func keywordsJSON(_ keywords: [String: [String]]) -> String {
+        let members = keywords.keys.sorted().map { lang in
+            SkillJSON.quote(lang) + ":[" + keywords[lang]!.map(SkillJSON.quote).joined(separator: ",") + "]"
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// `[{"input":{…},"lang":"en","text":"…"}, …]`; an `input` that is not a JSON object is left out.
+    static func examplesJSON(_ intent: SkillIntent, warnings: inout [String]) -> String {
+        var items: [String] = []
+        for example in intent.examples {
+            var members: [String] = []
+            if let input = example.input {
+                if SkillJSON.object(Array(input.utf8)) is [String: Any] {
+                    members.append("\"input\":" + input.trimmingCharacters(in: .whitespacesAndNewlines))
+                } else {
+                    warnings.append("intent \(intent.name): example \(SkillJSON.quote(example.text)) has an input that is not a JSON object; left out")
+                }
+            }
+            members.append("\"lang\":" + SkillJSON.quote(example.lang))
+            members.append("\"text\":" + SkillJSON.quote(example.text))
+            items.append("{" + members.joined(separator: ",") + "}")
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+
+    /// A `strdup`ed copy that is never freed.
+    static func cString(_ s: String) -> UnsafePointer<CChar> {
+        UnsafePointer(strdup(s)!)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// What a skill knows about the surroundings of a call, and the host services it may use during it.
+///
+/// Built by the bridge from the call's `context_json` (see `skillhost.h`): `config`, `dataDir`, `locale`,
+/// `timeZone`, `now`, `caller`. Unknown members are ignored; missing or unusable ones get defaults:
+/// config `{}`, data directory `$XDG_DATA_HOME/skillhost/<skill id>` (or `~/.local/share/…`), locale `"en"`,
+/// `TimeZone.current`, the current time, caller `"automation"`.
+///
+/// **Ambient context** (in `setUp` and `healthCheck`, where there is no call): `configJSON` and
+/// `dataDirectory` are those of the most recent call (the defaults above before the first call), `now` is
+/// the current time, `progress` is a no-op, `isCancelled` is `false`, `log` and the context store go to the
+/// host without a call.
+///
+/// **Lifetime**: the services (`progress`, `log`, `isCancelled`, `contextValue`, `setContextValue`) act on the
+/// call only until it completes, i.e. until `execute` returns or throws. Do not keep using them from work
+/// that outlives `execute`: afterwards `progress` and `setContextValue` are no-ops (`false`), `contextValue`
+/// returns `nil`, `isCancelled` returns `true` (nobody waits for the result any more), and `log` still
+/// writes the line, without the call. All members are safe to use from any thread.
+public struct SkillContext: Sendable {
+    /// This skill's section of the host configuration, as UTF-8 JSON (an object; `{}` when absent).
+    public let configJSON: [UInt8]
+    /// A directory this skill may keep files in. It may not exist yet: create it on demand.
+    public let dataDirectory: String
+    /// BCP 47 tag of the caller, e.g. `"zh-CN"`.
+    public let locale: String
+    /// The caller's time zone.
+    public let timeZone: TimeZone
+    /// The instant the request counts as "now" (injectable by the host for tests).
+    public let now: Date
+    /// `"human"`, `"automation"` or `"agent"`.
+    public let caller: String
+
+    let session: CallSession?
+
+    /// A context that is not attached to any host: services are no-ops, `isCancelled` is `false`.
+    /// For calling `execute` directly from unit tests.
+    public init(configJSON: [UInt8] = Array("{}".utf8), dataDirectory: String, locale: String = "en",
+                timeZone: TimeZone = .current, now: Date = Date(), caller: String = "automation") {
+        self.init(configJSON: configJSON, dataDirectory: dataDirectory, locale: locale, timeZone: timeZone,
+                  now: now, caller: caller, session: nil)
+    }
+
+    init(configJSON: [UInt8], dataDirectory: String, locale: String, timeZone: TimeZone, now: Date,
+         caller: String, session: CallSession?) {
+        self.configJSON = configJSON
+        self.dataDirectory = dataDirectory
+        self.locale = locale
+        self.timeZone = timeZone
+        self.now = now
+        self.caller = caller
+        self.session = session
+    }
+
+    /// Decodes this skill's configuration section (from `{}` when the host has none).
+    /// - Throws: `SkillError.unavailable` naming the field, e.g.
+    ///   `invalid configuration: field "store": expected a string, found a number` (the fix is in the
+    ///   host's configuration, not in the input).
+    public func config<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        do {
+            return try SkillJSON.decoder().decode(T.self, from: Data(configJSON))
+        } catch let error as DecodingError {
+            throw SkillError.unavailable("invalid configuration: " + DecodingErrorMessage.describe(error, json: configJSON))
+        }
+    }
+
+    /// Reports progress: step `step` of `total` (1-based; `total` 0 = unknown), with an optional message.
+    public func progress(step: Int, total: Int = 0, message: String? = nil) {
+        session?.progress(step: clamp(step), total: clamp(total), message: message)
+    }
+
+    /// Writes one line to the skill's log in the host.
+    public func log(_ level: LogLevel, _ message: String) {
+        session?.log(level, message)
+    }
+
+    /// `true` once the host no longer wants the result (deadline passed, or the caller cancelled). Long
+    /// work should check it and throw `SkillError.cancelled`.
+    public var isCancelled: Bool {
+        session?.isCancelled ?? false
+    }
+
+    /// Reads `key` from the host's shared context store: the JSON text, or `nil` if not set.
+    public func contextValue(_ key: String) -> [UInt8]? {
+        session?.contextValue(key)
+    }
+
+    /// Writes `key` = `json` (UTF-8 JSON text) to the host's shared context store.
+    /// - Returns: `true` on success; `false` if the JSON is invalid, the store refused it, or there is no host.
+    @discardableResult
+    public func setContextValue(_ key: String, json: [UInt8]) -> Bool {
+        session?.setContextValue(key, json: json) ?? false
+    }
+
+    private func clamp(_ v: Int) -> UInt32 { UInt32(clamping: v) }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The input of one call: the intent name and the raw UTF-8 JSON object the caller sent (already
+/// validated by the host against the intent's input schema). A value copied out of the `skh_call`, so it
+/// stays valid after the call completes.
+public struct SkillInput: Sendable {
+    /// The intent being invoked, one of the skill's `supportedIntents` names.
+    public let intent: String
+    /// The raw UTF-8 JSON object.
+    public let json: [UInt8]
+
+    public init(intent: String, json: [UInt8]) {
+        self.intent = intent
+        self.json = json
+    }
+
+    /// Convenience for tests: `SkillInput(intent: "echo.say", json: #"{"text":"hi"}"#)`.
+    public init(intent: String, json: String) {
+        self.init(intent: intent, json: Array(json.utf8))
+    }
+
+    /// Decodes the input with `JSONDecoder`. `Date` properties decode from RFC 3339 strings.
+    ///
+    /// - Throws: `SkillError.invalidInput` with a message that names the field path and what was
+    ///   expected, e.g. `field "from": expected a string, found a number`,
+    ///   `missing required field "title"`, `field "items[2].name": expected a string, found null`.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        do {
+            return try SkillJSON.decoder().decode(T.self, from: Data(json))
+        } catch let error as DecodingError {
+            throw SkillError.invalidInput(DecodingErrorMessage.describe(error, json: json))
+        }
+    }
+
+    /// Rule validation the schema cannot express: throws `SkillError.invalidInput(message())` when
+    /// `condition` is false. Example: `try input.check(from <= to, "field \"from\" must not be after \"to\"")`.
+    public func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw SkillError.invalidInput(message()) }
+    }
+
+    /// Parses `YYYY-MM-DD`; same as `SkillDates.day(_:field:)`.
+    public static func parseDate(_ text: String, field: String) throws -> (year: Int, month: Int, day: Int) {
+        try SkillDates.day(text, field: field)
+    }
+
+    /// Parses an RFC 3339 date-time; same as `SkillDates.instant(_:field:)`.
+    public static func parseDateTime(_ text: String, field: String) throws -> Date {
+        try SkillDates.instant(text, field: field)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import XCTest
+
+/// `skillhost list --json`, `list --all --json` (conflicts) and `inspect FILE --json`.
+final class ListAndInspectTests: EndToEndTestCase {
+    func testListJSONIsAnArrayOfSkillsWithTheContractFields() throws {
+        let echo = try addSkill("echo_c.so")
+        let units = try addSkill("libUnitsSkill.so")
+        let r = skillhost("list", "--json")
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        let skills = try r.jsonArray()
+        XCTAssertEqual(skills.count, 2, r.summary)
+
+        let expected: [(id: String, path: String, version: String, category: String, intents: [String])] = [
+            ("test.fixture.echo", echo, "1.0.0", "testing", ["fixture.echo", "fixture.echo.strict"]),
+            ("dev.skillhost.units", units, "1.0.0", "utilities", ["units.convert"]),
+        ]
+        for e in expected {
+            let s = try XCTUnwrap(skills.first("id", e.id), "\(e.id) missing: \(r.summary)")
+            XCTAssertEqual(s["version"] as? String, e.version)
+            XCTAssertEqual(s["category"] as? String, e.category)
+            let intents = try XCTUnwrap(s["intents"] as? [[String: Any]], "intents must be an array of objects")
+            XCTAssertEqual(intents.compactMap { $0["name"] as? String }, e.intents)
+            XCTAssertEqual(s["abi"] as? String, "1.0")
+            let path = try XCTUnwrap(s["path"] as? String)
+            XCTAssertTrue(path.hasPrefix("/"), "path is absolute: \(path)")
+            XCTAssertEqual(path, e.path)
+            XCTAssertEqual(s["isolation"] as? String, "in-process")
+            XCTAssertEqual(s["health"] as? String, "ok")
+        }
+    }
+
+    func testListJSONOfAnEmptyFolderIsAnEmptyArray() throws {
+        let r = skillhost("list", "--json")
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        XCTAssertEqual(try r.jsonArray().count, 0, r.summary)
+        let all = try listAll()
+        XCTAssertTrue(all.skills.isEmpty && all.refused.isEmpty && all.conflicts.isEmpty, all.result.summary)
+    }
+
+    func testListTextShowsEachSkillAndCountsRefusals() throws {
+        try addSkill("echo_c.so")
+        try addSkill("empty.so")
+        let r = skillhost("list")
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("test.fixture.echo"), r.summary)
+        XCTAssertTrue(r.stdout.contains("fixture.echo, fixture.echo.strict"), r.summary)
+        XCTAssertTrue(r.stdout.contains("1 skill, 2 intents. 1 file was refused"), r.summary)
+    }
+
+    func testConflictingIntentIsReportedAndRoutedToTheHigherPriority() throws {
+        let a = try addSkill("conflict_a.so")
+        let b = try addSkill("conflict_b.so")
+        try addSkill("echo_c.so")
+        let list = try listAll()
+        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }),
+                       ["test.fixture.conflicta", "test.fixture.conflictb", "test.fixture.echo"], "a conflict refuses nobody")
+        XCTAssertEqual(list.refused.count, 0, list.result.summary)
+        XCTAssertEqual(list.conflicts.count, 1, list.result.summary)
+        let c = try XCTUnwrap(list.conflicts.first("intent", "fixture.shared"), list.result.summary)
+        XCTAssertEqual(c["chosen"] as? String, "test.fixture.conflicta")
+        let bound = try XCTUnwrap(c["skills"] as? [[String: Any]])
+        XCTAssertEqual(bound.compactMap { $0["id"] as? String }, ["test.fixture.conflicta", "test.fixture.conflictb"])
+        XCTAssertEqual(bound.compactMap { $0["path"] as? String }, [a, b])
+        XCTAssertEqual(bound.compactMap { $0["priority"] as? Int }, [10, 0])
+
+        let result = try assertInvokeOK(invoke("fixture.shared"), skill: "test.fixture.conflicta")
+        XCTAssertEqual(result as? [String: String], ["from": "a"])
+
+        let doctor = skillhost("doctor", "--json")
+        XCTAssertEqual(doctor.exitCode, 1, "a conflict is a problem doctor reports: \(doctor.summary)")
+        let conflicts = try XCTUnwrap(try doctor.jsonObject()["conflicts"] as? [[String: Any]])
+        XCTAssertEqual(conflicts.first("intent", "fixture.shared")?["chosen"] as? String, "test.fixture.conflicta")
+        try assertEchoStillServes()
+    }
+
+    // MARK: - inspect
+
+    func testInspectGoodFileShowsManifestAndSHA256MatchingSha256sum() throws {
+        let file = fixtures + "/echo_c.so"
+        let r = skillhost("inspect", file, "--json")
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        let o = try r.jsonObject()
+        XCTAssertEqual(o["ok"] as? Bool, true)
+        XCTAssertEqual(o["id"] as? String, "test.fixture.echo")
+        XCTAssertEqual(o["version"] as? String, "1.0.0")
+        XCTAssertEqual(o["abi"] as? String, "1.0")
+        XCTAssertEqual(o["path"] as? String, file)
+        XCTAssertEqual((o["intents"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["fixture.echo", "fixture.echo.strict"])
+        let sha = try XCTUnwrap(o["sha256"] as? String)
+        XCTAssertNotNil(sha.range(of: "^[0-9a-f]{64}$", options: .regularExpression), "64 lowercase hex digits: \(sha)")
+        let sum = Run.program("/usr/bin/env", ["sha256sum", file], environment: environment)
+        XCTAssertEqual(sum.exitCode, 0, sum.summary)
+        XCTAssertEqual(sha, String(sum.stdout.prefix(64)))
+        // Inspecting registers nothing.
+        XCTAssertEqual(try skillhost("list", "--json").jsonArray().count, 0)
+    }
+
+    func testInspectBadFilesReportsKindAndReasonWithTheKindsExitCode() throws {
+        let cases: [(file: String, reason: String, kind: String, exit: Int32, contains: String)] = [
+            ("aarch64.so", "wrong_architecture", "incompatible", 16, "AArch64"),
+            ("abi_major_next.so", "abi_mismatch", "incompatible", 16, "2.0"),
+            ("empty.so", "not_a_skill", "load_failed", 17, "empty"),
+            ("no_entry.so", "missing_symbol", "load_failed", 17, "skillhost_entry"),
+            ("bad_semver.so", "bad_manifest", "load_failed", 17, "\"version\""),
+            ("init_crash.so", "crashed_during_scan", "load_failed", 17, "SIGSEGV"),
+        ]
+        for c in cases {
+            let path = fixtures + "/" + c.file
+            let r = skillhost("inspect", path, "--json")
+            XCTAssertEqual(r.exitCode, c.exit, "\(c.file): \(r.summary)")
+            let o = try r.jsonObject()
+            XCTAssertEqual(o["ok"] as? Bool, false, r.summary)
+            XCTAssertEqual(o["path"] as? String, path, r.summary)
+            let e = try XCTUnwrap(o["error"] as? [String: Any], r.summary)
+            XCTAssertEqual(e["kind"] as? String, c.kind, "\(c.file): \(r.summary)")
+            XCTAssertEqual(e["reason"] as? String, c.reason, "\(c.file): \(r.summary)")
+            let message = e["message"] as? String ?? ""
+            XCTAssertTrue(message.contains(path) && message.contains(c.contains), "\(c.file): \(message)")
+        }
+    }
+
+    func testInspectHonoursScanTimeoutForAHangingInitializer() throws {
+        let path = fixtures + "/init_hang.so"
+        let r = skillhost(["inspect", path, "--json", "--scan-timeout", "500"], timeout: 10)
+        XCTAssertLessThan(r.elapsed, 3.0, "--scan-timeout 500 is the deadline for reading the manifest: \(r.summary)")
+        XCTAssertEqual(r.exitCode, 17, r.summary)
+        let e = try XCTUnwrap(try r.jsonObject()["error"] as? [String: Any], r.summary)
+        XCTAssertEqual(e["reason"] as? String, "timed_out")
+        XCTAssertTrue((e["message"] as? String ?? "").contains("0.5 s"), "\(e)")
+    }
+
+    func testInspectMissingFileIsRefusedNamingIt() throws {
+        let path = work + "/nothing-here.so"
+        let r = skillhost("inspect", path, "--json")
+        XCTAssertEqual(r.exitCode, 17, r.summary)
+        let e = try XCTUnwrap(try r.jsonObject()["error"] as? [String: Any], r.summary)
+        XCTAssertEqual(e["kind"] as? String, "load_failed")
+        XCTAssertTrue((e["message"] as? String ?? "").contains(path), "\(e)")
+    }
+
+    func testInspectTextNamesTheSkillAndItsIntents() throws {
+        let r = skillhost("inspect", fixtures + "/libUnitsSkill.so")
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("dev.skillhost.units 1.0.0"), r.summary)
+        XCTAssertTrue(r.stdout.contains("units.convert"), r.summary)
+    }
+}
