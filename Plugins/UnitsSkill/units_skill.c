@@ -657,7 +657,7 @@ static void host_log(const skh_host *host, int32_t level, const char *message)
 
 static int32_t units_init(const skh_host *host);
 static void units_invoke(const skh_call *call);
-static int32_t units_health(const skh_host *host, char **detail);
+static int32_t units_health(const skh_host *host, const char *context_json, char **detail);
 static void units_release(void *pointer);
 
 static const skh_intent intents[] = {
@@ -778,9 +778,10 @@ static void units_invoke(const skh_call *call)
     call->complete(call, status, result_len > 0 ? result : NULL, result_len, message);
 }
 
-static int32_t units_health(const skh_host *host, char **detail)
+static int32_t units_health(const skh_host *host, const char *context_json, char **detail)
 {
     (void)host;
+    (void)context_json; /* the units table needs no configuration */
     if (detail != NULL) {
         char *text = malloc(48);
         if (text != NULL) {

@@ -72,7 +72,7 @@ public final class SkillHost: Sendable {
             case .failure(let e):
                 record = HealthRecord(status: "unavailable", message: e.message, checkedAt: stamp, latencyMs: nil)
             case .success(let runtime):
-                let p = runtime.health(deadline: .now() + .milliseconds(timeout))
+                let p = runtime.health(context: invoker.context(for: s, caller: .automation), deadline: .now() + .milliseconds(timeout))
                 record = HealthRecord(status: p.status.rawValue, message: p.message, checkedAt: stamp, latencyMs: p.latencyMs)
             }
             results.withLock { $0[s.id] = record }

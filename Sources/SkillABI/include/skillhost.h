@@ -304,13 +304,15 @@ typedef struct skh_skill {
 
     /* Reports whether the skill can serve now, returning an SKH_HEALTH_* code. May block for up to a
      * few seconds (e.g. to reach a server); the host calls it on a thread of its own and enforces a
-     * deadline. If `detail` is non-NULL the skill may store in *detail a UTF-8, NUL-terminated JSON
+     * deadline. `context_json` is the same UTF-8 JSON object an invoke would get as
+     * skh_call.context_json (so the skill checks the configuration it would really use), borrowed for
+     * the duration of the call; it may be NULL. If `detail` is non-NULL the skill may store in *detail a UTF-8, NUL-terminated JSON
      * object with specifics, e.g. {"message":"reachable","latencyMs":12}, allocated by the skill and
      * released by the host with skill->release (also when it arrives after the host stopped waiting).
      * May be NULL (then the skill counts as healthy).
      * [serialized] with itself (a host that gave up waiting does not call it again until it returns);
      * it may run at the same time as invoke() calls. */
-    int32_t (*health)(const skh_host *host, char **detail);
+    int32_t (*health)(const skh_host *host, const char *context_json, char **detail);
 
     /* Releases memory the skill handed to the host (only what health stored in *detail).
      * May be NULL only if health never stores a detail. [any-thread] */

@@ -80,7 +80,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         return .success(outcome)
     }
 
-    func health(deadline: DispatchTime) -> HealthProbe {
+    func health(context: String, deadline: DispatchTime) -> HealthProbe {
         guard let fn = skill.pointee.health else { return HealthProbe(status: .ok, message: "no health check declared") }
         let box = HealthBox()
         let done = DispatchSemaphore(value: 0)
@@ -88,7 +88,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         let start = DispatchTime.now()
         Thread {
             var detail: UnsafeMutablePointer<CChar>? = nil
-            let rc = fn(HostServices.table, &detail)
+            let rc = context.withCString { fn(HostServices.table, $0, &detail) }
             var text: String? = nil
             if let d = detail {
                 text = String(cString: d)

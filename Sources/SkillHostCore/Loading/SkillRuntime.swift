@@ -10,8 +10,8 @@ protocol SkillRuntime: Sendable {
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?) -> Result<RawCompletion, SkillError>
 
-    /// Asks the skill whether it can serve now. Blocks up to `deadline`.
-    func health(deadline: DispatchTime) -> HealthProbe
+    /// Asks the skill whether it can serve now, with the context a call would get. Blocks up to `deadline`.
+    func health(context: String, deadline: DispatchTime) -> HealthProbe
 }
 
 /// The answer of a health probe.

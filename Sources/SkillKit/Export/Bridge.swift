@@ -83,11 +83,20 @@ enum Bridge {
     /// ABI `health`: runs `healthCheck` on a detached task and blocks this (host-owned) thread until it
     /// returns. Stores `{"latencyMs":…,"message":…}` (malloc'd, released by `release`) in `*detail`.
     /// Must not be called from a Swift concurrency thread (the header says the host uses its own thread).
-    static func health(_ slot: Int, _ host: UnsafePointer<skh_host>?,
+    static func health(_ slot: Int, _ host: UnsafePointer<skh_host>?, _ contextJSON: UnsafePointer<CChar>?,
                        _ detail: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
         guard let exported = SkillRegistry.exported(slot: slot) else { return Int32(SKH_HEALTH_UNAVAILABLE) }
         if let host, exported.hostServices == nil { exported.setHost(HostServices(host)) }
-        let context = exported.ambientContext()
+        let context: SkillContext
+        if let contextJSON {
+            // The host passes the context a call would get, so the check uses the real configuration.
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(contextJSON).assumingMemoryBound(to: UInt8.self),
+                                                  count: strlen(contextJSON)))
+            context = ContextDecoding.context(from: bytes, skillID: exported.id, session: CallSession(host: exported.hostServices))
+            exported.remember(configJSON: context.configJSON, dataDirectory: context.dataDirectory)
+        } else {
+            context = exported.ambientContext()
+        }
         let outcome = HealthOutcome()
         let started = DispatchTime.now().uptimeNanoseconds
         Task.detached {

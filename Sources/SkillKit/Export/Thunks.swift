@@ -5,7 +5,7 @@ internal import SkillABI
 enum Thunks {
     typealias InitFn = @convention(c) (UnsafePointer<skh_host>?) -> Int32
     typealias InvokeFn = @convention(c) (UnsafePointer<skh_call>?) -> Void
-    typealias HealthFn = @convention(c) (UnsafePointer<skh_host>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
+    typealias HealthFn = @convention(c) (UnsafePointer<skh_host>?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
 
     static func initFunction(_ slot: Int) -> InitFn {
         switch slot {
@@ -37,14 +37,14 @@ enum Thunks {
 
     static func healthFunction(_ slot: Int) -> HealthFn {
         switch slot {
-        case 0: { Bridge.health(0, $0, $1) }
-        case 1: { Bridge.health(1, $0, $1) }
-        case 2: { Bridge.health(2, $0, $1) }
-        case 3: { Bridge.health(3, $0, $1) }
-        case 4: { Bridge.health(4, $0, $1) }
-        case 5: { Bridge.health(5, $0, $1) }
-        case 6: { Bridge.health(6, $0, $1) }
-        case 7: { Bridge.health(7, $0, $1) }
+        case 0: { Bridge.health(0, $0, $1, $2) }
+        case 1: { Bridge.health(1, $0, $1, $2) }
+        case 2: { Bridge.health(2, $0, $1, $2) }
+        case 3: { Bridge.health(3, $0, $1, $2) }
+        case 4: { Bridge.health(4, $0, $1, $2) }
+        case 5: { Bridge.health(5, $0, $1, $2) }
+        case 6: { Bridge.health(6, $0, $1, $2) }
+        case 7: { Bridge.health(7, $0, $1, $2) }
         default: fatalError("SkillKit: no thunk for slot \(slot)")
         }
     }
