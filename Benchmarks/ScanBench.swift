@@ -1,0 +1,116 @@
+import Foundation
+import SkillHostCore
+
+/// (a) Scan and registration of N skills of one kind, as whole processes:
+///   cold  = `skillhost list --json --skills-dir D` with an empty XDG_STATE_HOME (no scan cache);
+///   warm  = the same with the cache in place;
+///   raw   = the baseline: a plain dlopen+dlsym loop over the same files in a fresh C process.
+struct ScanBench {
+    struct Config {
+        var count = 200
+        var coldRuns = 7
+        var warmRuns = 21
+        var rawRuns = 7
+    }
+
+    struct Result {
+        var kind: String
+        var files: Int
+        /// How many distinct skills `list --json` registered (the check that every copy counted).
+        var registered: Int
+        var problem: String?
+        var cold: [ProcessRun]
+        var warm: [ProcessRun]
+        var raw: [ProcessRun]
+    }
+
+    let locations: Locations
+    let workspace: Workspace
+    let config: Config
+    let loop: String
+
+    /// Measures one kind: `files` are the N copies, all in `dir`.
+    func measure(kind: String, dir: String, files: [String]) -> Result {
+        let tag = kind.lowercased()
+
+        // Verify (and prime the cache for the warm runs): one distinct id per file, every file registered.
+        let primed = workspace.root + "/state-\(tag)-warm"
+        let (registered, problem) = verify(dir: dir, files: files, state: primed)
+
+        var cold: [ProcessRun] = []
+        for i in 0..<config.coldRuns {
+            let state = workspace.root + "/state-\(tag)-cold-\(i)"   // does not exist: a fresh cache
+            cold.append(list(dir, state: state))
+            try? FileManager.default.removeItem(atPath: state)
+        }
+        var warm: [ProcessRun] = []
+        for _ in 0..<config.warmRuns { warm.append(list(dir, state: primed)) }
+
+        var raw: [ProcessRun] = []
+        for _ in 0..<config.rawRuns {
+            let r = ProcessTimer.run(loop, files, environment: ProcessInfo.processInfo.environment)
+            if r.exitCode != 0 { fail("the dlopen loop failed on the \(kind) copies (status \(r.status))") }
+            raw.append(r)
+        }
+        return Result(kind: kind, files: files.count, registered: registered, problem: problem,
+                      cold: cold, warm: warm, raw: raw)
+    }
+
+    /// One timed `skillhost list --json`; a non-zero exit stops the bench (the numbers would be lies).
+    func list(_ dir: String, state: String) -> ProcessRun {
+        let err = workspace.root + "/list.stderr"
+        let r = ProcessTimer.run(locations.skillhost, ["list", "--json", "--skills-dir", dir],
+                                 environment: isolatedEnvironment(state: state, workspace: workspace), stderr: err)
+        if r.exitCode != 0 {
+            let text = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            fail("skillhost list failed (status \(r.status)):\n\(text)")
+        }
+        return r
+    }
+
+    /// Runs `list --json` once into a file and checks that it registered one distinct skill per file,
+    /// each from a file in `dir`. On a shortfall, asks `list --all --json` why and returns the reasons.
+    func verify(dir: String, files: [String], state: String) -> (registered: Int, problem: String?) {
+        let out = workspace.root + "/list.json"
+        _ = ProcessTimer.run(locations.skillhost, ["list", "--json", "--skills-dir", dir],
+                             environment: isolatedEnvironment(state: state, workspace: workspace), stdout: out)
+        guard let data = FileManager.default.contents(atPath: out), let json = try? JSON.parse([UInt8](data)),
+              let skills = json.arrayValue else {
+            return (0, "`skillhost list --json` did not print a JSON array")
+        }
+        let ids = Set(skills.compactMap { $0["id"]?.stringValue })
+        let paths = Set(skills.compactMap { $0["path"]?.stringValue })
+        let expected = Set(files.map { ($0 as NSString).resolvingSymlinksInPath })
+        let fromDir = paths.filter { expected.contains(($0 as NSString).resolvingSymlinksInPath) }.count
+        let registered = min(ids.count, fromDir)
+        if registered == files.count && skills.count == files.count { return (registered, nil) }
+
+        _ = ProcessTimer.run(locations.skillhost, ["list", "--all", "--json", "--skills-dir", dir],
+                             environment: isolatedEnvironment(state: state, workspace: workspace), stdout: out)
+        let refused = (FileManager.default.contents(atPath: out).flatMap { try? JSON.parse([UInt8]($0)) })?["refused"]?.arrayValue ?? []
+        let reasons = refused.prefix(3).compactMap { $0["message"]?.stringValue }
+        return (registered, "\(skills.count) listed, \(ids.count) distinct ids, \(fromDir) from the bench folder; \(refused.count) refused"
+                + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: " | ")))
+    }
+}
+
+/// "One process start": the wall time of a process that starts and exits doing nothing useful.
+/// `skillhost --help` is the host itself (Foundation and all); `skillhost-worker` with no files is the
+/// scan process (no Foundation), which prints its usage and exits 2.
+struct ProcessStartBench {
+    let locations: Locations
+    let workspace: Workspace
+    var runs = 21
+
+    func measure() -> (host: [ProcessRun], worker: [ProcessRun]) {
+        let env = isolatedEnvironment(state: workspace.root + "/state-start", workspace: workspace)
+        var host: [ProcessRun] = [], worker: [ProcessRun] = []
+        for _ in 0..<runs {
+            host.append(ProcessTimer.run(locations.skillhost, ["--help"], environment: env))
+            worker.append(ProcessTimer.run(locations.worker, [], environment: env))
+        }
+        if let bad = host.first(where: { $0.exitCode != 0 }) { fail("skillhost --help exited with status \(bad.status)") }
+        if let bad = worker.first(where: { $0.exitCode != 2 }) { fail("skillhost-worker (no files) ended with status \(bad.status), expected exit 2") }
+        return (host, worker)
+    }
+}

@@ -1,0 +1,114 @@
+// skillhost-bench — `make bench`.
+//
+//   skillhost-bench [scan] [invoke] [--count N] [--calls N] [--warmup N]
+//
+// (a) scan: scan and registration of N (200) copies of a small C skill and of a small Swift skill,
+//     as whole `skillhost list --json` processes, cold (empty scan cache) and warm (cache in place),
+//     next to a raw dlopen+dlsym loop over the same files and one process start, all in this run.
+// (b) invoke: in-process invoke latency through SkillHost.invoke (Swift and C echo skills), next to a
+//     direct Swift function doing the same JSON work.
+// Prints tables (medians, percentiles, ratios), then each goal with "met" / "NOT met" and its numbers.
+// Environment: SKILLHOST_BIN_DIR (release bin dir; default: this executable's folder),
+// SKILLHOST_SOURCE_DIR (package root, for the C fixture; default: where this file was compiled), TMPDIR.
+import Foundation
+import Glibc
+
+// MARK: - Arguments
+
+var sections: Set<String> = []
+var scanConfig = ScanBench.Config()
+var invokeConfig = InvokeBench.Config()
+var argv = CommandLine.arguments.dropFirst()
+while let a = argv.popFirst() {
+    func number() -> Int {
+        guard let v = argv.popFirst().flatMap({ Int($0) }), v > 0 else { fail("\(a) needs a positive number") }
+        return v
+    }
+    switch a {
+    case "scan", "invoke": sections.insert(a)
+    case "--count": scanConfig.count = number()
+    case "--calls": invokeConfig.calls = number()
+    case "--warmup": invokeConfig.warmup = number()
+    case "--help", "-h":
+        say("usage: skillhost-bench [scan] [invoke] [--count N] [--calls N] [--warmup N]")
+        exit(0)
+    default: fail("unknown argument \(a); usage: skillhost-bench [scan] [invoke] [--count N] [--calls N] [--warmup N]")
+    }
+}
+if sections.isEmpty { sections = ["scan", "invoke"] }
+if scanConfig.count > 1000 { fail("--count is at most 1000 (copy ids have three digits)") }
+
+/// One line to stdout, written at once (no stdio buffering: the output may be a pipe while progress
+/// goes to a terminal).
+func say(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
+
+/// Progress on stderr, only for a person watching.
+func progress(_ s: String) { if isatty(2) != 0 { FileHandle.standardError.write(Data("· \(s)\n".utf8)) } }
+
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+// MARK: - Run
+
+let began = monotonicNs()
+let locations = Locations.discover()
+let workspace = Workspace()
+
+var uts = utsname()
+uname(&uts)
+let machine = withUnsafeBytes(of: &uts.machine) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+say("skillhost-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, Linux \(machine), load average \(loadAverage()) at start")
+say("binaries: \(locations.binDir)   workspace: \(workspace.root)")
+
+var goals: [Report.Goal] = []
+
+if sections.contains("scan") {
+    let n = scanConfig.count
+    progress("building \(n) C copies and \(n) Swift copies")
+    let cDir = workspace.folder("skills-c")
+    let swiftDir = workspace.folder("skills-swift")
+    let tools = workspace.folder("tools")
+    let echoC = Fixtures.buildEchoC(locations, into: tools, workspace: workspace)
+    let loop = Fixtures.buildLoop(into: tools, workspace: workspace)
+    let cCopies = Fixtures.patchedCopies(of: echoC, id: "test.fixture.echo", count: n, prefix: "c", into: cDir, workspace: workspace)
+    let swiftCopies = Fixtures.patchedCopies(of: locations.echoSwiftSkill, id: "dev.skillhost.echo", count: n,
+                                             prefix: "libEcho", into: swiftDir, workspace: workspace)
+
+    say("")
+    say("(a) scan and registration of \(n) skills, whole processes")
+    say("    C: \(n) copies of Tests/Fixtures/echo_c.c (\(fileSize(echoC)) bytes), id \"test.fixture.echo\" at byte \(cCopies.offset) patched to test.fixture.e000…")
+    say("    Swift: \(n) copies of libEchoSkill.so (\(fileSize(locations.echoSwiftSkill)) bytes), id \"dev.skillhost.echo\" at byte \(swiftCopies.offset) patched to dev.skillhost.e000…")
+    say("    every copy of a kind declares the same intents (distinct ids only), so the registry sees one conflict per intent")
+
+    progress("process start")
+    let start = ProcessStartBench(locations: locations, workspace: workspace).measure()
+    let bench = ScanBench(locations: locations, workspace: workspace, config: scanConfig, loop: loop)
+    progress("C: verify, cold ×\(scanConfig.coldRuns), warm ×\(scanConfig.warmRuns), raw ×\(scanConfig.rawRuns)")
+    let c = bench.measure(kind: "C", dir: cDir, files: cCopies.paths)
+    progress("Swift: verify, cold ×\(scanConfig.coldRuns), warm ×\(scanConfig.warmRuns), raw ×\(scanConfig.rawRuns)")
+    let swift = bench.measure(kind: "Swift", dir: swiftDir, files: swiftCopies.paths)
+    say("")
+    say(Report.scanSection(start: start, results: [c, swift]))
+    goals += Report.scanGoals([c, swift], start: start.host)
+    // The copies are large (Swift: ~150 MB for 200); free the space before the next section.
+    try? FileManager.default.removeItem(atPath: cDir)
+    try? FileManager.default.removeItem(atPath: swiftDir)
+}
+
+if sections.contains("invoke") {
+    progress("invoke: \(invokeConfig.warmup) warm-up + \(invokeConfig.calls) timed calls × 4")
+    let results = InvokeBench(locations: locations, workspace: workspace, config: invokeConfig).measure()
+    say("")
+    say("(b) in-process invoke of an echo intent through SkillHost.invoke, input \(InvokeBench.input)")
+    say(Report.invokeSection(results, config: invokeConfig))
+    goals += Report.invokeGoals(results)
+}
+
+say("")
+say("Goals (load average \(loadAverage()) at the end; whole bench \(fmt(Double(monotonicNs() - began) / 1e9, 1)) s)")
+say(Report.goals(goals))
+
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1
+}
