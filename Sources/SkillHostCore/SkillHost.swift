@@ -70,14 +70,15 @@ public final class SkillHost: Sendable {
             let record: HealthRecord
             switch InProcessSkill.load(s) {
             case .failure(let e):
-                record = HealthRecord(status: "unavailable", message: e.message, checkedAt: stamp, latencyMs: nil)
+                record = HealthRecord(status: "unavailable", message: e.message, checkedAt: stamp, latencyMs: nil, sha256: nil)
             case .success(let runtime):
                 let p = runtime.health(context: invoker.context(for: s, caller: .automation), deadline: .now() + .milliseconds(timeout))
-                record = HealthRecord(status: p.status.rawValue, message: p.message, checkedAt: stamp, latencyMs: p.latencyMs)
+                record = HealthRecord(status: p.status.rawValue, message: p.message, checkedAt: stamp, latencyMs: p.latencyMs, sha256: nil)
             }
             results.withLock { $0[s.id] = record }
         }
-        let all = results.withLock { $0 }
+        var all = results.withLock { $0 }
+        for (id, h) in fileHashes() { all[id]?.sha256 = h }
         let store = HealthStore(path: paths.stateDir + "/health.json")
         var merged = store.load().filter { registry.skill(id: $0.key) != nil }
         for (k, v) in all { merged[k] = v }
@@ -86,6 +87,25 @@ public final class SkillHost: Sendable {
     }
 
     // MARK: - Files
+
+    /// The SHA-256 of each registered skill's file, computing and caching the ones the scan cache
+    /// does not know yet (the scan itself does not hash: see `Scanner`).
+    public func fileHashes() -> [String: String] {
+        var out: [String: String] = [:]
+        var computed: [(SkillFile, String)] = []
+        for s in registry.skills {
+            if let h = s.file.sha256 { out[s.id] = h; continue }
+            guard let h = SHA256.hex(ofFile: s.file.path) else { continue }
+            out[s.id] = h
+            computed.append((s.file, h))
+        }
+        if !computed.isEmpty {
+            var cache = ScanCache(path: paths.stateDir + "/scan-cache.json", hostSignature: Scanner.hostSignature)
+            for (f, h) in computed { cache.setHash(f.path, .init(inode: f.inode, size: f.size, mtimeNs: f.mtimeNs), h) }
+            if let problem = cache.save() { HostLog.warning(problem) }
+        }
+        return out
+    }
 
     /// What `file` declares, read in a scan process and validated, without registering it.
     public func inspect(file: String) -> (file: SkillFile?, outcome: Result<SkillManifest, Refusal>) {

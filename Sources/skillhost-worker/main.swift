@@ -31,6 +31,8 @@ func emit(_ line: String) {
 }
 
 func quote(_ s: String) -> String {
+    // Fast path: most strings need no escaping.
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c }) { return "\"" + s + "\"" }
     var out = "\""
     for u in s.unicodeScalars {
         switch u {

@@ -8,10 +8,13 @@ public struct HealthRecord: Sendable {
     public var message: String
     public var checkedAt: String
     public var latencyMs: Double?
+    /// SHA-256 of the file that answered (set by a probe).
+    public var sha256: String?
 
     var json: JSON {
         var o = JSONObject([("status", .string(status)), ("message", .string(message)), ("checkedAt", .string(checkedAt))])
         if let latencyMs { o["latencyMs"] = .double((latencyMs * 100).rounded() / 100) }
+        if let sha256 { o["sha256"] = .string(sha256) }
         return .object(o)
     }
 }
@@ -26,7 +29,8 @@ struct HealthStore {
         for m in o {
             guard let s = m.value["status"]?.stringValue else { continue }
             out[m.key] = HealthRecord(status: s, message: m.value["message"]?.stringValue ?? "",
-                                      checkedAt: m.value["checkedAt"]?.stringValue ?? "", latencyMs: m.value["latencyMs"]?.doubleValue)
+                                      checkedAt: m.value["checkedAt"]?.stringValue ?? "", latencyMs: m.value["latencyMs"]?.doubleValue,
+                                      sha256: m.value["sha256"]?.stringValue)
         }
         return out
     }

@@ -12,8 +12,11 @@ public final class Invoker: Sendable {
     let config: HostConfig
     let paths: HostPaths
     let environment: [String: String]
-    private let schemas = Mutex<[String: JSONSchema]>([:])
-    private let contextPrefixes = Mutex<[String: String]>([:])
+    /// Per skill id: compiled schemas per intent, the loaded runtime, and context prefixes per caller
+    /// kind — built on first use, so a call pays for lookups only.
+    private let schemas = Mutex<[String: [String: (input: JSONSchema, output: JSONSchema?)]]>([:])
+    private let runtimes = Mutex<[String: InProcessSkill]>([:])
+    private let contextPrefixes = Mutex<[String: [String: String]]>([:])
     let settings: CallSettings
     let clock: CallClock
 
@@ -56,12 +59,12 @@ public final class Invoker: Sendable {
         }
 
         // 3. Validate the input before the skill sees it.
-        let schema: JSONSchema
-        switch compiled(skill.id, binding.intent.name, "input", binding.intent.inputSchema) {
+        let schema: (input: JSONSchema, output: JSONSchema?)
+        switch compiled(skill.id, binding.intent) {
         case .success(let s): schema = s
         case .failure(let e): return .failure(e)
         }
-        let violations = schema.validate(input)
+        let violations = schema.input.validate(input)
         if !violations.isEmpty {
             return .failure(SkillError(.invalidInput, "input for \(request.intent) does not match its schema: " + violations.map(\.description).joined(separator: "; "),
                                        hint: "`skillhost list --json` shows the intent's inputSchema", skillID: skill.id))
@@ -69,9 +72,15 @@ public final class Invoker: Sendable {
 
         // 4. Load and call.
         let runtime: any SkillRuntime
-        switch InProcessSkill.load(skill) {
-        case .success(let r): runtime = r
-        case .failure(let e): return .failure(e)
+        if let r = runtimes.withLock({ $0[skill.id] }) {
+            runtime = r
+        } else {
+            switch InProcessSkill.load(skill) {
+            case .success(let r):
+                runtimes.withLock { $0[skill.id] = r }
+                runtime = r
+            case .failure(let e): return .failure(e)
+            }
         }
         let raw: RawCompletion
         switch runtime.invoke(intent: binding.intent.name, input: inputBytes, context: context(for: skill, caller: request.caller),
@@ -84,7 +93,7 @@ public final class Invoker: Sendable {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
 
         // 5. Map the outcome.
-        let who = "skill \(skill.id) (\(skill.file.path))"
+        var who: String { "skill \(skill.id) (\(skill.file.path))" }
         guard raw.status == SKH_STATUS_OK else {
             let message = raw.message ?? "no message"
             switch raw.status {
@@ -104,30 +113,26 @@ public final class Invoker: Sendable {
             return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
                                        hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
         }
-        if let out = binding.intent.outputSchema {
-            switch compiled(skill.id, binding.intent.name, "output", out) {
-            case .failure(let e): return .failure(e)
-            case .success(let s):
-                let bad = s.validate(result)
-                if !bad.isEmpty {
-                    return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that does not match its output schema: " + bad.map(\.description).joined(separator: "; "),
-                                               hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
-                }
+        if let out = schema.output {
+            let bad = out.validate(result)
+            if !bad.isEmpty {
+                return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that does not match its output schema: " + bad.map(\.description).joined(separator: "; "),
+                                           hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
             }
         }
         return .success(InvokeSuccess(intent: request.intent, skillID: skill.id, skillVersion: skill.manifest.version.description,
                                       result: result, message: raw.message, durationMs: elapsed))
     }
 
-    private func compiled(_ id: String, _ intent: String, _ which: String, _ json: JSON) -> Result<JSONSchema, SkillError> {
-        let key = "\(id) \(intent) \(which)"
-        if let s = schemas.withLock({ $0[key] }) { return .success(s) }
+    private func compiled(_ id: String, _ intent: IntentManifest) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
+        if let s = schemas.withLock({ $0[id]?[intent.name] }) { return .success(s) }
         do {
-            let s = try JSONSchema(json)
-            schemas.withLock { $0[key] = s }
-            return .success(s)
+            let input = try JSONSchema(intent.inputSchema)
+            let output = try intent.outputSchema.map { j throws(JSONSchema.CompileError) in try JSONSchema(j) }
+            schemas.withLock { $0[id, default: [:]][intent.name] = (input, output) }
+            return .success((input, output))
         } catch {
-            return .failure(SkillError(.loadFailed, "skill \(id): the \(which) schema of \(intent) is invalid: \(error)", skillID: id))
+            return .failure(SkillError(.loadFailed, "skill \(id): a schema of \(intent.name) is invalid: \(error)", skillID: id))
         }
     }
 
@@ -136,9 +141,8 @@ public final class Invoker: Sendable {
     /// The `context_json` a skill receives: its config section, data folder, locale, time zone, now,
     /// caller. Everything but "now" is fixed per skill and caller, so it is built once and reused.
     func context(for skill: RegisteredSkill, caller: Caller) -> String {
-        let key = skill.id + " " + caller.kind
         let prefix: String
-        if let p = contextPrefixes.withLock({ $0[key] }) {
+        if let p = contextPrefixes.withLock({ $0[skill.id]?[caller.kind] }) {
             prefix = p
         } else {
             let o = JSONObject([
@@ -150,7 +154,7 @@ public final class Invoker: Sendable {
             ])
             let text = JSON.object(o).serialized
             prefix = String(text.dropLast()) + ",\"now\":"
-            contextPrefixes.withLock { $0[key] = prefix }
+            contextPrefixes.withLock { $0[skill.id, default: [:]][caller.kind] = prefix }
         }
         return prefix + JSON.quote(clock.now()) + "}"
     }

@@ -51,6 +51,14 @@ struct ScanCache {
         return e
     }
 
+    /// Records the hash of an unchanged file.
+    mutating func setHash(_ file: String, _ key: Key, _ sha256: String) {
+        guard var e = entries[file], e.key == key, e.sha256 != sha256 else { return }
+        e.sha256 = sha256
+        entries[file] = e
+        dirty = true
+    }
+
     mutating func store(_ file: String, _ entry: Entry) {
         entries[file] = entry
         dirty = true

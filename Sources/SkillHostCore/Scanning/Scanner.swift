@@ -40,6 +40,10 @@ public struct ScanReport: Sendable {
 /// Finds skill files in the skill folders, checks who may change them, reads their manifests in a
 /// child process (see `ManifestReader`), and remembers the answers in a `ScanCache`.
 ///
+/// Files are not hashed here: SHA-256 of large Swift skills costs far more than loading them, so a
+/// file's hash is computed when first needed (`inspect`, `install`, `health`) and kept in the cache
+/// for as long as the file is unchanged (see `SkillHost.recordHashes`).
+///
 /// Candidates are the non-hidden entries whose name ends in `.so` (symlinks are followed). Other files
 /// (a README, say) are ignored. Folders are scanned in order and files by name, so when two files
 /// declare the same id the first one wins and the other is refused as a duplicate — never a silent
@@ -108,16 +112,7 @@ public struct Scanner {
 
         if !toRead.isEmpty {
             report.scanned = toRead.count
-            // Hash on this thread while the scan process loads the files.
-            let reader = ManifestReader(workerPath: workerPath, deadline: deadline)
-            let paths = toRead.map(\.path)
-            let box = ResultBox()
-            let done = DispatchSemaphore(value: 0)
-            Thread { box.value = reader.read(paths); done.signal() }.start()
-            var hashes: [String: String] = [:]
-            for (p, _) in toRead { hashes[p] = SHA256.hex(ofFile: p) }
-            done.wait()
-            let outcomes = box.value
+            let outcomes = ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead.map(\.path))
             for (p, key) in toRead {
                 let outcome: Result<SkillManifest, Refusal>
                 switch outcomes[p] {
@@ -127,7 +122,7 @@ public struct Scanner {
                 }
                 // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
                 // command the full deadline. Changing the file (or `touch`) makes it be read again.
-                cache.store(p, .init(key: key, sha256: hashes[p] ?? nil, outcome: outcome))
+                cache.store(p, .init(key: key, sha256: nil, outcome: outcome))
             }
         }
 
@@ -176,11 +171,6 @@ public struct Scanner {
         let path = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
         return (path as NSString).standardizingPath
     }
-}
-
-/// Carries a value out of a helper thread; read only after the thread signalled completion.
-final class ResultBox: @unchecked Sendable {
-    var value: [String: ManifestReader.Outcome] = [:]
 }
 
 /// The toolchain this host was built with, as "swift-MAJOR.MINOR" (the same format SkillKit records).

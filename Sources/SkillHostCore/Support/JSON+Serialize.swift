@@ -2,67 +2,72 @@ extension JSON {
     /// Compact JSON text (no spaces), members in their stored order. Strings are escaped per RFC 8259;
     /// non-ASCII characters are written as UTF-8, not escaped.
     public var serialized: String {
-        var out = ""
-        out.reserveCapacity(64)
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Indented JSON text for people (two spaces).
     public var pretty: String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         writePretty(to: &out, indent: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    public func write(to out: inout String) {
+    /// Appends the compact JSON text as UTF-8 bytes (the fast path: no intermediate Strings).
+    public func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d): out += JSON.format(d)
+        case .null: out.append(contentsOf: [0x6e, 0x75, 0x6c, 0x6c])
+        case .bool(let b): b ? out.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) : out.append(contentsOf: [0x66, 0x61, 0x6c, 0x73, 0x65])
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): out.append(contentsOf: JSON.format(d).utf8)
         case .string(let s): JSON.writeString(s, to: &out)
         case .array(let a):
-            out += "["
+            out.append(0x5b)
             for (k, v) in a.enumerated() {
-                if k > 0 { out += "," }
+                if k > 0 { out.append(0x2c) }
                 v.write(to: &out)
             }
-            out += "]"
+            out.append(0x5d)
         case .object(let o):
-            out += "{"
+            out.append(0x7b)
             for (k, m) in o.members.enumerated() {
-                if k > 0 { out += "," }
+                if k > 0 { out.append(0x2c) }
                 JSON.writeString(m.key, to: &out)
-                out += ":"
+                out.append(0x3a)
                 m.value.write(to: &out)
             }
-            out += "}"
+            out.append(0x7d)
         }
     }
 
-    func writePretty(to out: inout String, indent: Int) {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let end = String(repeating: "  ", count: indent)
+    func writePretty(to out: inout [UInt8], indent: Int) {
+        func pad(_ n: Int) { out.append(contentsOf: repeatElement(0x20, count: 2 * n)) }
         switch self {
         case .array(let a) where !a.isEmpty:
-            out += "[\n"
+            out.append(contentsOf: [0x5b, 0x0a])
             for (k, v) in a.enumerated() {
-                out += pad
+                pad(indent + 1)
                 v.writePretty(to: &out, indent: indent + 1)
-                out += k == a.count - 1 ? "\n" : ",\n"
+                if k < a.count - 1 { out.append(0x2c) }
+                out.append(0x0a)
             }
-            out += end + "]"
+            pad(indent)
+            out.append(0x5d)
         case .object(let o) where o.count > 0:
-            out += "{\n"
+            out.append(contentsOf: [0x7b, 0x0a])
             for (k, m) in o.members.enumerated() {
-                out += pad
+                pad(indent + 1)
                 JSON.writeString(m.key, to: &out)
-                out += ": "
+                out.append(contentsOf: [0x3a, 0x20])
                 m.value.writePretty(to: &out, indent: indent + 1)
-                out += k == o.count - 1 ? "\n" : ",\n"
+                if k < o.count - 1 { out.append(0x2c) }
+                out.append(0x0a)
             }
-            out += end + "}"
+            pad(indent)
+            out.append(0x7d)
         default:
             write(to: &out)
         }
@@ -73,37 +78,38 @@ extension JSON {
         return "\(d)"
     }
 
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        var needsEscape = false
-        for u in s.utf8 where u < 0x20 || u == 0x22 || u == 0x5c { needsEscape = true; break }
-        if !needsEscape {
-            out += s
-        } else {
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
+    /// Appends `s` as a quoted JSON string. Runs of bytes that need no escape are copied whole.
+    static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        var s = s
+        s.withUTF8 { u in
+            var start = 0
+            for i in 0..<u.count {
+                let c = u[i]
+                guard c < 0x20 || c == 0x22 || c == 0x5c else { continue }
+                if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
+                switch c {
+                case 0x22: out.append(contentsOf: [0x5c, 0x22])
+                case 0x5c: out.append(contentsOf: [0x5c, 0x5c])
+                case 0x0a: out.append(contentsOf: [0x5c, 0x6e])
+                case 0x0d: out.append(contentsOf: [0x5c, 0x72])
+                case 0x09: out.append(contentsOf: [0x5c, 0x74])
                 default:
-                    if u.value < 0x20 {
-                        let h = String(u.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                    } else {
-                        out.unicodeScalars.append(u)
-                    }
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
                 }
+                start = i + 1
             }
+            if start < u.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
         }
-        out += "\""
+        out.append(0x22)
     }
 
     /// `s` as a JSON string literal, quotes included.
     public static func quote(_ s: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 2)
         writeString(s, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

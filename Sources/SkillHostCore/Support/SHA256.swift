@@ -54,35 +54,68 @@ enum SHA256 {
         }
     }
 
-    /// The digest of `bytes`.
-    static func hex(of bytes: [UInt8]) -> String {
-        var st = State()
-        var data = bytes
-        let bitLength = UInt64(bytes.count) * 8
-        data.append(0x80)
-        while data.count % 64 != 56 { data.append(0) }
-        for i in (0..<8).reversed() { data.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))) }
-        data.withUnsafeBufferPointer { p in
-            for off in stride(from: 0, to: p.count, by: 64) { st.block(p.baseAddress! + off) }
+    /// Feeds bytes in any pieces; `finish` pads and returns the digest.
+    struct Hasher {
+        var state = State()
+        var pending: [UInt8] = []
+        var length: UInt64 = 0
+
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            length += UInt64(bytes.count)
+            var p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var n = bytes.count
+            if !pending.isEmpty {
+                let take = min(64 - pending.count, n)
+                pending.append(contentsOf: UnsafeBufferPointer(start: p, count: take))
+                p += take
+                n -= take
+                if pending.count == 64 {
+                    pending.withUnsafeBufferPointer { state.block($0.baseAddress!) }
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            while n >= 64 {
+                state.block(p)
+                p += 64
+                n -= 64
+            }
+            if n > 0 { pending.append(contentsOf: UnsafeBufferPointer(start: p, count: n)) }
         }
-        return st.hex
+
+        mutating func finish() -> String {
+            let bits = length * 8
+            var tail = pending
+            tail.append(0x80)
+            while tail.count % 64 != 56 { tail.append(0) }
+            for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(i)))) }
+            tail.withUnsafeBufferPointer { t in
+                for off in stride(from: 0, to: t.count, by: 64) { state.block(t.baseAddress! + off) }
+            }
+            return state.hex
+        }
     }
 
-    /// The digest of the file at `path`, or nil if it cannot be read.
+    /// The digest of `bytes`.
+    static func hex(of bytes: [UInt8]) -> String {
+        var h = Hasher()
+        if !bytes.isEmpty { bytes.withUnsafeBytes { h.update($0) } }
+        return h.finish()
+    }
+
+    /// The digest of the file at `path`, read in 256 KiB pieces, or nil if it cannot be read.
     static func hex(ofFile path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + off, $0.count - off) }
+        var h = Hasher()
+        let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 64)
+        defer { buf.deallocate() }
+        while true {
+            let n = read(fd, buf.baseAddress!, buf.count)
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
-            off += n
+            if n < 0 { return nil }
+            if n == 0 { return h.finish() }
+            h.update(UnsafeRawBufferPointer(rebasing: buf[0..<n]))
         }
-        return hex(of: Array(bytes[0..<off]))
     }
 }

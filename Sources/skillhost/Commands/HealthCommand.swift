@@ -14,6 +14,7 @@ enum HealthCommand {
                 var o = JSONObject([("id", .string(id)), ("health", .string(r.status)), ("message", .string(r.message)),
                                     ("checkedAt", .string(r.checkedAt))])
                 o["latencyMs"] = r.latencyMs.map { .double(($0 * 100).rounded() / 100) } ?? .null
+                o["sha256"] = r.sha256.map(JSON.string) ?? .null
                 return .object(o)
             }))
         } else if ids.isEmpty {
