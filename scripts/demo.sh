@@ -30,7 +30,8 @@ cat >"$demo/config.json" <<JSON
   }
 }
 JSON
-run() { echo; echo "\$ skillhost $*"; "$bin/skillhost" "$@" --skills-dir "$skills" --config "$demo/config.json"; }
+show() { local out='$ skillhost' a; for a in "$@"; do case $a in *[\ \"{}]*) out+=" '$a'";; *) out+=" $a";; esac; done; echo; echo "$out"; }
+run() { show "$@"; "$bin/skillhost" "$@" --skills-dir "$skills" --config "$demo/config.json"; }
 
 run list
 run invoke calendar.events.summary --input '{"from":"2026-11-30","to":"2026-11-30"}'

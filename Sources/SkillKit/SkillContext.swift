@@ -7,8 +7,10 @@ import Foundation
 /// config `{}`, data directory `$XDG_DATA_HOME/skillhost/<skill id>` (or `~/.local/share/…`), locale `"en"`,
 /// `TimeZone.current`, the current time, caller `"automation"`.
 ///
-/// **Ambient context** (in `setUp` and `healthCheck`, where there is no call): `configJSON` and
-/// `dataDirectory` are those of the most recent call (the defaults above before the first call), `now` is
+/// **Ambient context** (in `setUp` and `healthCheck`, where there is no call): `healthCheck` gets the
+/// context the host passes to the ABI `health` (the same config and data directory a call would get);
+/// `setUp`, and a host that passes none, get those of the most recent call (the defaults above before
+/// the first call); `now` is
 /// the current time, `progress` is a no-op, `isCancelled` is `false`, `log` and the context store go to the
 /// host without a call.
 ///

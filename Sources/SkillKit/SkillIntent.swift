@@ -68,6 +68,8 @@ public struct IntentFlags: OptionSet, Sendable, Hashable {
     public static let destructive = IntentFlags(rawValue: UInt32(SKH_INTENT_DESTRUCTIVE))
     /// Calling it twice with the same input has the same effect as calling it once.
     public static let idempotent = IntentFlags(rawValue: UInt32(SKH_INTENT_IDEMPOTENT))
+    /// Reaches outside this machine (a web API): answers depend on the world, not only on the input.
+    public static let openWorld = IntentFlags(rawValue: UInt32(SKH_INTENT_OPEN_WORLD))
 }
 
 /// `SKH_SURFACE_*` bits: who may call an intent. The host may narrow this, never widen it.

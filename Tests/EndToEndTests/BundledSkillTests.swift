@@ -2,22 +2,18 @@ import Foundation
 import XCTest
 
 /// The bundled Swift skills (built by SwiftPM into the bin directory), loaded by the real host through
-/// the C ABI, next to the C echo fixture. Each test skips when its .so is not built.
+/// the C ABI, next to the C echo fixture. `make test` builds them first; a missing one fails the test.
 final class BundledSkillTests: EndToEndTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         try addSkill("echo_c.so")
     }
 
-    /// Adds a bundled skill and checks it registers (not refused), else skips when it is not finished
-    /// (built without an entry symbol yet) — any other refusal is a failure.
+    /// Adds a bundled skill and checks it registers (any refusal is a failure).
     func addRegisteredBundledSkill(_ name: String, id: String) throws {
         let path = try addBundledSkill(name)
         let list = try listAll()
         if let r = list.refused.first("file", path) {
-            if r["reason"] as? String == "missing_symbol" {
-                throw XCTSkip("\(name) does not export skillhost_entry yet (its skill is not finished)")
-            }
             XCTFail("\(name) was refused: \(r)")
             throw HarnessError("refused")
         }

@@ -262,12 +262,14 @@ class EndToEndTestCase: XCTestCase {
         return dest
     }
 
-    /// A bundled Swift skill from the bin directory (libEchoSkill.so, …), or a skip if it is not built.
+    /// A bundled Swift skill from the bin directory (libEchoSkill.so, …). `make test` builds them all;
+    /// a missing one is a failure, not a skip, so CI cannot pass without testing it.
     @discardableResult
     func addBundledSkill(_ name: String) throws -> String {
         let path = E2E.binDir + "/" + name
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("\(name) is not built in \(E2E.binDir) (swift build --product \(name.dropFirst(3).dropLast(3)))")
+            XCTFail("\(name) is not built in \(E2E.binDir) (run `make test`, or swift build --product \(name.dropFirst(3).dropLast(3)))")
+            throw HarnessError("missing \(name)")
         }
         return try copy(path, into: skills, as: name)
     }

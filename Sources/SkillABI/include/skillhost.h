@@ -107,6 +107,8 @@ extern "C" {
 #define SKH_INTENT_DESTRUCTIVE (1u << 1)
 /* Calling it twice with the same input has the same effect as calling it once. */
 #define SKH_INTENT_IDEMPOTENT  (1u << 2)
+/* Talks to something outside this machine (a web API), so its answers depend on the world. */
+#define SKH_INTENT_OPEN_WORLD  (1u << 3)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Surfaces (skh_intent.surfaces): who may call an intent. The host may narrow this, never widen.  */

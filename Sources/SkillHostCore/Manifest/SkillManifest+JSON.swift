@@ -55,6 +55,7 @@ extension IntentManifest {
             case "read-only": flags.insert(.readOnly)
             case "destructive": flags.insert(.destructive)
             case "idempotent": flags.insert(.idempotent)
+            case "open-world": flags.insert(.openWorld)
             default: break
             }
         }

@@ -47,9 +47,10 @@ public struct IntentFlags: OptionSet, Sendable, Equatable {
     public static let readOnly = IntentFlags(rawValue: 1 << 0)
     public static let destructive = IntentFlags(rawValue: 1 << 1)
     public static let idempotent = IntentFlags(rawValue: 1 << 2)
+    public static let openWorld = IntentFlags(rawValue: 1 << 3)
 
     public var names: [String] {
-        [(IntentFlags.readOnly, "read-only"), (.destructive, "destructive"), (.idempotent, "idempotent")]
+        [(IntentFlags.readOnly, "read-only"), (.destructive, "destructive"), (.idempotent, "idempotent"), (.openWorld, "open-world")]
             .filter { contains($0.0) }.map(\.1)
     }
 }

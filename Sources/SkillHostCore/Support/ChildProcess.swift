@@ -40,7 +40,11 @@ final class ChildProcess {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF))
+        // A thread of the host may have signals blocked; the child starts with none blocked.
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        posix_spawnattr_setsigmask(&attr, &noneBlocked)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
