@@ -32,7 +32,7 @@ demo: install-skills
 
 # Every test: unit tests per module, plugin tests, and end-to-end tests of the real binaries.
 test: build-debug
-	SKILLHOST_BIN_DIR=$(DEBUG) $(SWIFT) test
+	SKILLHOST_BIN_DIR=$(DEBUG) $(SWIFT) test --disable-swift-testing
 
 # Benchmarks (release build): scan/registration and in-process invoke, next to baselines.
 bench: build

@@ -464,7 +464,7 @@ final class WeatherTests: XCTestCase {
         XCTAssertEqual(skill.intent_count, 1)
         let intent = skill.intents[0]
         XCTAssertEqual(String(cString: intent.name), "weather.forecast")
-        XCTAssertEqual(intent.flags, UInt32(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT))
+        XCTAssertEqual(intent.flags, UInt32(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT | SKH_INTENT_OPEN_WORLD))
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(String(cString: intent.input_schema).utf8)) as? [String: Any])
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(String(cString: intent.output_schema).utf8)) as? [String: Any])
         XCTAssertEqual(String(cString: intent.keywords),
