@@ -43,9 +43,9 @@ public final class SkillHost: Sendable {
         workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
         scanTimeoutMs = options.scanTimeoutMs ?? config.scanTimeoutMs
         let scanner = Scanner(directories: directories, workerPath: workerPath,
-                              cachePath: paths.stateDir + "/scan-cache.json", deadline: .milliseconds(scanTimeoutMs))
+                              cachePath: paths.stateDir + "/scan-cache", deadline: .milliseconds(scanTimeoutMs))
         scan = scanner.scan()
-        registry = SkillRegistry(scan.skills.map { RegisteredSkill(manifest: $0.manifest, file: $0.file, isolation: .inProcess) })
+        registry = SkillRegistry(scan.skills.map { RegisteredSkill(summary: $0.summary, manifestText: $0.manifestText, file: $0.file, isolation: .inProcess) })
         invoker = Invoker(registry: registry, config: config, paths: paths, environment: options.environment)
     }
 
@@ -100,7 +100,7 @@ public final class SkillHost: Sendable {
             computed.append((s.file, h))
         }
         if !computed.isEmpty {
-            var cache = ScanCache(path: paths.stateDir + "/scan-cache.json", hostSignature: Scanner.hostSignature)
+            var cache = ScanCache(path: paths.stateDir + "/scan-cache", hostSignature: Scanner.hostSignature)
             for (f, h) in computed { cache.setHash(f.path, .init(inode: f.inode, size: f.size, mtimeNs: f.mtimeNs), h) }
             if let problem = cache.save() { HostLog.warning(problem) }
         }
@@ -141,7 +141,7 @@ public final class SkillHost: Sendable {
         let name = (file as NSString).lastPathComponent
         let target = folder + "/" + name
         if let other = registry.skill(id: manifest.id), other.file.path != target {
-            return .failure(SkillError(.invalidInput, "not installed: skill id \"\(manifest.id)\" is already provided by \"\(other.file.path)\" (version \(other.manifest.version)); \"\(file)\" has version \(manifest.version)",
+            return .failure(SkillError(.invalidInput, "not installed: skill id \"\(manifest.id)\" is already provided by \"\(other.file.path)\" (version \(other.summary.version)); \"\(file)\" has version \(manifest.version)",
                                        hint: "remove the old file first, or install the new one under the same file name to replace it"))
         }
         do {

@@ -30,27 +30,33 @@ func emit(_ line: String) {
     }
 }
 
+/// `s` as a JSON string literal. Runs that need no escaping are copied whole (schemas are full of quotes).
 func quote(_ s: String) -> String {
-    // Fast path: most strings need no escaping.
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c }) { return "\"" + s + "\"" }
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 {
-                let h = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            } else {
-                out.unicodeScalars.append(u)
+    var out: [UInt8] = [0x22]
+    var s = s
+    s.withUTF8 { u in
+        out.reserveCapacity(u.count + u.count / 8 + 2)
+        var start = 0
+        for i in 0..<u.count {
+            let c = u[i]
+            guard c < 0x20 || c == 0x22 || c == 0x5c else { continue }
+            if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
+            switch c {
+            case 0x22: out += [0x5c, 0x22]
+            case 0x5c: out += [0x5c, 0x5c]
+            case 0x0a: out += [0x5c, 0x6e]
+            case 0x0d: out += [0x5c, 0x72]
+            case 0x09: out += [0x5c, 0x74]
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                out += [0x5c, 0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]]
             }
+            start = i + 1
         }
+        if start < u.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
     }
-    return out + "\""
+    out.append(0x22)
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// A C string field as JSON: null, or the string. Invalid UTF-8 is reported as an object so the

@@ -5,7 +5,7 @@ import XCTest
 import Glibc
 #endif
 
-/// The scan cache ($XDG_STATE_HOME/skillhost/scan-cache.json): an unchanged file is not read again by
+/// The scan cache ($XDG_STATE_HOME/skillhost/scan-cache): an unchanged file is not read again by
 /// a scan process, a changed one is.
 final class ScanCacheTests: EndToEndTestCase {
     func testSecondListAnswersFromCacheWithoutRerunningTheHangingScan() throws {
@@ -20,7 +20,7 @@ final class ScanCacheTests: EndToEndTestCase {
         XCTAssertLessThan(second.result.elapsed, 0.9, "the second list must answer from the cache: \(second.result.summary)")
         XCTAssertEqual(second.refused.first("file", hang)?["reason"] as? String, "timed_out", "the verdict is cached: \(second.result.summary)")
         XCTAssertEqual(second.skills.compactMap { $0["id"] as? String }, ["test.fixture.echo"], second.result.summary)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/.local/state/skillhost/scan-cache.json"),
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/.local/state/skillhost/scan-cache"),
                       "the cache lives under $XDG_STATE_HOME/skillhost")
     }
 

@@ -31,6 +31,7 @@ final class ManifestTests: XCTestCase {
     func testRoundTripsThroughTheCacheForm() throws {
         let m = try validate(good).get()
         XCTAssertEqual(SkillManifest(json: try JSON.parse(m.json.serialized)), m)
+        XCTAssertEqual(SkillSummary(compact: try JSON.parse(m.summary.compactJSON.serialized)), m.summary)
     }
 
     func testRefusesAnotherABIMajorNamingBothVersions() {

@@ -7,7 +7,9 @@ final class RegistryTests: XCTestCase {
                               toolchain: nil, abiMajor: 1, abiMinor: 0, threadSafe: true, hasHealth: false,
                               intents: intents.map { IntentManifest(name: $0.0, description: "", inputSchema: ["type": "object"], outputSchema: nil,
                                                                     flags: [], surfaces: .all, priority: $0.1, confidence: $0.2, keywords: [:], examples: []) })
-        return RegisteredSkill(manifest: m, file: SkillFile(path: "/s/\(id).so", inode: 1, size: 1, mtimeNs: 1), isolation: .inProcess)
+        var text: [UInt8] = []
+        m.json.write(to: &text)
+        return RegisteredSkill(summary: m.summary, manifestText: text, file: SkillFile(path: "/s/\(id).so", inode: 1, size: 1, mtimeNs: 1), isolation: .inProcess)
     }
 
     func testOrdersByPriorityThenConfidenceThenID() {
@@ -25,7 +27,8 @@ final class RegistryTests: XCTestCase {
 
     func testLooksUpByIDCategoryAndSuggestsNearIntents() {
         let r = SkillRegistry([skill("a.cal", [("calendar.events.list", 0, 1)], category: "productivity"), skill("b.w", [("weather.forecast", 0, 1)], category: "weather")])
-        XCTAssertEqual(r.skill(id: "b.w")?.manifest.category, "weather")
+        XCTAssertEqual(r.skill(id: "b.w")?.summary.category, "weather")
+        XCTAssertEqual(r.skill(id: "b.w")?.manifest()?.intents.first?.inputSchema, ["type": "object"], "the full manifest parses back from its text")
         XCTAssertEqual(r.skills(inCategory: "productivity").map(\.id), ["a.cal"])
         XCTAssertEqual(r.suggestions(for: "calendar.event.list"), ["calendar.events.list"])
         XCTAssertEqual(r.suggestions(for: "weather.forcast"), ["weather.forecast"])

@@ -60,7 +60,7 @@ public final class Invoker: Sendable {
 
         // 3. Validate the input before the skill sees it.
         let schema: (input: JSONSchema, output: JSONSchema?)
-        switch compiled(skill.id, binding.intent) {
+        switch compiled(skill, binding.intent.name) {
         case .success(let s): schema = s
         case .failure(let e): return .failure(e)
         }
@@ -105,34 +105,38 @@ public final class Invoker: Sendable {
             }
         }
         guard let bytes = raw.result else {
-            return .failure(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
+            return .failure(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
         }
         let result: JSON
         do { result = try JSON.parse(bytes) } catch {
             let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
             return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
-                                       hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
+                                       hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
         }
         if let out = schema.output {
             let bad = out.validate(result)
             if !bad.isEmpty {
                 return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that does not match its output schema: " + bad.map(\.description).joined(separator: "; "),
-                                           hint: "a bug in the skill: report it to its vendor (\(skill.manifest.vendor))", skillID: skill.id))
+                                           hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
             }
         }
-        return .success(InvokeSuccess(intent: request.intent, skillID: skill.id, skillVersion: skill.manifest.version.description,
+        return .success(InvokeSuccess(intent: request.intent, skillID: skill.id, skillVersion: skill.summary.version.description,
                                       result: result, message: raw.message, durationMs: elapsed))
     }
 
-    private func compiled(_ id: String, _ intent: IntentManifest) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
-        if let s = schemas.withLock({ $0[id]?[intent.name] }) { return .success(s) }
+    /// The compiled input and output schemas of `intent`, from the skill's full manifest (parsed once).
+    private func compiled(_ skill: RegisteredSkill, _ intent: String) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
+        if let s = schemas.withLock({ $0[skill.id]?[intent] }) { return .success(s) }
+        guard let full = skill.manifest()?.intents.first(where: { $0.name == intent }) else {
+            return .failure(SkillError(.loadFailed, "skill \(skill.id): its cached manifest cannot be read", hint: "touch \(skill.file.path) to have it scanned again", skillID: skill.id))
+        }
         do {
-            let input = try JSONSchema(intent.inputSchema)
-            let output = try intent.outputSchema.map { j throws(JSONSchema.CompileError) in try JSONSchema(j) }
-            schemas.withLock { $0[id, default: [:]][intent.name] = (input, output) }
+            let input = try JSONSchema(full.inputSchema)
+            let output = try full.outputSchema.map { j throws(JSONSchema.CompileError) in try JSONSchema(j) }
+            schemas.withLock { $0[skill.id, default: [:]][intent] = (input, output) }
             return .success((input, output))
         } catch {
-            return .failure(SkillError(.loadFailed, "skill \(id): a schema of \(intent.name) is invalid: \(error)", skillID: id))
+            return .failure(SkillError(.loadFailed, "skill \(skill.id): a schema of \(intent) is invalid: \(error)", skillID: skill.id))
         }
     }
 

@@ -170,21 +170,29 @@ enum ManifestValidator {
         return "«" + String(decoding: bytes[from..<to], as: UTF8.self) + "»"
     }
 
+    // Byte checks, not Character properties: these run for every skill in a cold scan.
+    private static func isLower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7a }
+    private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+
+    /// `^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$` (see skh_skill.id).
     static func isReverseDNS(_ s: String) -> Bool {
-        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = s.utf8.split(separator: 0x2e, omittingEmptySubsequences: false)
         return parts.count >= 2 && parts.allSatisfy { p in
-            !p.isEmpty && p.first!.isLetter && p.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
+            guard let first = p.first, isLower(first) else { return false }
+            return p.allSatisfy { isLower($0) || isDigit($0) || $0 == 0x2d || $0 == 0x5f }
         }
     }
 
+    /// Two or more dot-separated segments of `[a-z0-9_]`.
     static func isIntentName(_ s: String) -> Bool {
-        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = s.utf8.split(separator: 0x2e, omittingEmptySubsequences: false)
         return parts.count >= 2 && parts.allSatisfy { p in
-            !p.isEmpty && p.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+            !p.isEmpty && p.allSatisfy { isLower($0) || isDigit($0) || $0 == 0x5f }
         }
     }
 
+    /// One lowercase word: `[a-z0-9-]+`.
     static func isWord(_ s: String) -> Bool {
-        !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
+        !s.isEmpty && s.utf8.allSatisfy { isLower($0) || isDigit($0) || $0 == 0x2d }
     }
 }

@@ -8,16 +8,23 @@ public enum Isolation: String, Sendable {
 
 /// A skill the registry knows, with the file it came from.
 public struct RegisteredSkill: Sendable {
-    public var manifest: SkillManifest
+    public var summary: SkillSummary
+    /// The full manifest as JSON text, parsed only when someone needs more than the summary.
+    public var manifestText: [UInt8]
     public var file: SkillFile
     public var isolation: Isolation
-    public var id: String { manifest.id }
+    public var id: String { summary.id }
+
+    /// The full manifest (schemas, keywords, examples), parsed from `manifestText`.
+    public func manifest() -> SkillManifest? {
+        (try? JSON.parse(manifestText)).flatMap(SkillManifest.init(json:))
+    }
 }
 
 /// One skill's claim on an intent.
 public struct IntentBinding: Sendable {
     public var skill: RegisteredSkill
-    public var intent: IntentManifest
+    public var intent: IntentSummary
 }
 
 /// Two or more skills declaring the same intent. Not an error — calls go to `bindings[0]` — but
@@ -41,7 +48,7 @@ public final class SkillRegistry: Sendable {
         self.skills = skills.sorted { $0.id < $1.id }
         var map: [String: [IntentBinding]] = [:]
         for s in self.skills {
-            for i in s.manifest.intents { map[i.name, default: []].append(IntentBinding(skill: s, intent: i)) }
+            for i in s.summary.intents { map[i.name, default: []].append(IntentBinding(skill: s, intent: i)) }
         }
         for (k, v) in map {
             map[k] = v.sorted {
@@ -59,7 +66,7 @@ public final class SkillRegistry: Sendable {
 
     public func skill(id: String) -> RegisteredSkill? { byID[id] }
 
-    public func skills(inCategory category: String) -> [RegisteredSkill] { skills.filter { $0.manifest.category == category } }
+    public func skills(inCategory category: String) -> [RegisteredSkill] { skills.filter { $0.summary.category == category } }
 
     /// Every intent name, sorted.
     public var intentNames: [String] { byIntent.keys.sorted() }

@@ -20,14 +20,22 @@ struct ManifestReader {
         case refused(Refusal)
     }
 
+    /// Reads every file's manifest; the answers are also returned.
     func read(_ files: [String]) -> [String: Outcome] {
         var results: [String: Outcome] = [:]
+        read(files) { results[$0] = $1 }
+        return results
+    }
+
+    /// Reads every file's manifest and hands each answer to `deliver` as soon as it arrives (on the
+    /// calling thread), so the caller's work on one answer overlaps the scan process reading the next.
+    func read(_ files: [String], deliver: (String, Outcome) -> Void) {
         var pending = files[...]
         while !pending.isEmpty {
             let child: ChildProcess
             do { child = try ChildProcess(executable: workerPath, arguments: ["manifest"] + pending) } catch {
-                for f in pending { results[f] = .refused(Refusal(file: f, reason: .loadFailed, message: error.message, hint: error.hint)) }
-                return results
+                for f in pending { deliver(f, .refused(Refusal(file: f, reason: .loadFailed, message: error.message, hint: error.hint))) }
+                return
             }
             var buffer: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -46,10 +54,10 @@ struct ManifestReader {
                     child.signal(SIGKILL)
                     child.wait()
                     let secs = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-                    results[f] = .refused(Refusal(
+                    deliver(f, .refused(Refusal(
                         file: f, reason: .timedOut,
                         message: "\"\(f)\" did not finish loading within \(String(format: "%.1f", secs)) s while its manifest was read (its initializer hangs or is very slow)",
-                        hint: "fix the skill's static initializers; on a slow machine raise the deadline with --scan-timeout MS and `touch` the file to have it read again"))
+                        hint: "fix the skill's static initializers; on a slow machine raise the deadline with --scan-timeout MS and `touch` the file to have it read again")))
                     ended = true
                     break
                 }
@@ -62,10 +70,10 @@ struct ManifestReader {
                     if let f = pending.first {
                         pending.removeFirst()
                         let tail = child.lastStderrLines()
-                        results[f] = .refused(Refusal(
+                        deliver(f, .refused(Refusal(
                             file: f, reason: .crashedDuringScan,
                             message: "\"\(f)\" crashed while loading (its static initializer or skillhost_entry): the scan process was \(waitStatusDescription(status))" + (tail.isEmpty ? "" : "; it last wrote: \(tail)"),
-                            hint: "run the skill's initializer under a debugger (gdb --args .build/debug/skillhost-worker manifest \(f)) and fix the crash"))
+                            hint: "run the skill's initializer under a debugger (gdb --args .build/debug/skillhost-worker manifest \(f)) and fix the crash")))
                     }
                     ended = true
                     break
@@ -78,15 +86,14 @@ struct ManifestReader {
                     pending.removeFirst()
                     fileStart = .now
                     if let json = try? JSON.parse(line), json["file"]?.stringValue == f {
-                        results[f] = .report(json)
+                        deliver(f, .report(json))
                     } else {
-                        results[f] = .refused(Refusal(file: f, reason: .loadFailed,
-                                                      message: "the scan process answered something unreadable for \"\(f)\""))
+                        deliver(f, .refused(Refusal(file: f, reason: .loadFailed,
+                                                      message: "the scan process answered something unreadable for \"\(f)\"")))
                     }
                 }
             }
             if !ended { child.wait() }
         }
-        return results
     }
 }

@@ -3,7 +3,9 @@ import Glibc
 
 /// A skill file the scanner accepted.
 public struct ScannedSkill: Sendable {
-    public var manifest: SkillManifest
+    public var summary: SkillSummary
+    /// The full manifest as JSON text (the shape `list --json` prints per skill).
+    public var manifestText: [UInt8]
     public var file: SkillFile
 }
 
@@ -100,7 +102,7 @@ public struct Scanner {
                     preRefused[path] = Refusal(file: path, reason: .insecurePermissions, message: p.message, hint: p.hint)
                 } else if cache.lookup(path, key) == nil {
                     if let r = ELFCheck.check(path: path, size: Int(fst.st_size)) {
-                        cache.store(path, .init(key: key, sha256: nil, outcome: .failure(r)))
+                        cache.store(path, key: key, outcome: .failure(r))
                     } else {
                         toRead.append((path, key))
                     }
@@ -112,17 +114,17 @@ public struct Scanner {
 
         if !toRead.isEmpty {
             report.scanned = toRead.count
-            let outcomes = ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead.map(\.path))
-            for (p, key) in toRead {
+            let keys = Dictionary(toRead.map { ($0.path, $0.key) }, uniquingKeysWith: { a, _ in a })
+            // Each answer is validated as it arrives, while the scan process goes on loading the next file.
+            ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead.map(\.path)) { p, answer in
                 let outcome: Result<SkillManifest, Refusal>
-                switch outcomes[p] {
-                case .report(let j)?: outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
-                case .refused(let r)?: outcome = .failure(r)
-                case nil: outcome = .failure(Refusal(file: p, reason: .loadFailed, message: "no scan result for \"\(p)\""))
+                switch answer {
+                case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
+                case .refused(let r): outcome = .failure(r)
                 }
                 // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
                 // command the full deadline. Changing the file (or `touch`) makes it be read again.
-                cache.store(p, .init(key: key, sha256: nil, outcome: outcome))
+                cache.store(p, key: keys[p]!, outcome: outcome)
             }
         }
 
@@ -132,7 +134,8 @@ public struct Scanner {
             guard let entry = cache.lookup(p, key) else { continue }
             switch entry.outcome {
             case .failure(let r): report.refusals.append(r)
-            case .success(let m):
+            case .success(let stored):
+                let m = stored.summary
                 if let first = seenIDs[m.id] {
                     report.refusals.append(Refusal(file: p, reason: .duplicateID,
                                                    message: "\"\(p)\" declares skill id \"\(m.id)\" (version \(m.version)), which \"\(first)\" already provides; the first file wins",
@@ -140,8 +143,9 @@ public struct Scanner {
                     continue
                 }
                 seenIDs[m.id] = p
-                report.skills.append(ScannedSkill(manifest: m, file: SkillFile(path: p, inode: key.inode, size: key.size,
-                                                                               mtimeNs: key.mtimeNs, sha256: entry.sha256)))
+                report.skills.append(ScannedSkill(summary: m, manifestText: stored.text,
+                                                  file: SkillFile(path: p, inode: key.inode, size: key.size,
+                                                                  mtimeNs: key.mtimeNs, sha256: entry.sha256)))
             }
         }
         cache.retain(only: Set(ordered.map(\.path)))
@@ -151,6 +155,8 @@ public struct Scanner {
 
     /// Why a file or folder must not be trusted, if it must not: writable by group or others, or
     /// owned by someone who is neither the current user nor root.
+    static let currentUser = getuid()
+
     static func insecurity(of st: stat, what: String, path: String) -> (message: String, hint: String)? {
         let mode = st.st_mode & 0o7777
         if mode & 0o022 != 0 {
@@ -158,7 +164,7 @@ public struct Scanner {
             return ("\(what) \"\(path)\" can be changed by \(who), mode \(String(mode, radix: 8)); anyone who can write it could make skillhost run their code",
                     "chmod go-w \"\(path)\"")
         }
-        let me = getuid()
+        let me = currentUser
         if st.st_uid != me && st.st_uid != 0 {
             return ("\(what) \"\(path)\" is owned by uid \(st.st_uid), not by you (uid \(me)) or root; skillhost only runs code its user or root owns",
                     "chown \(me) \"\(path)\" (or install it with `skillhost install`)")

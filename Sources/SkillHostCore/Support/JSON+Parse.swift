@@ -180,8 +180,11 @@ struct JSONParser {
                 }
             default:
                 if c < 0x20 { throw fail("control character in string (escape it)") }
-                out.append(c)
+                // Copy the whole run up to the next quote, backslash or control character at once.
+                let runStart = i
                 i += 1
+                while i < b.count, b[i] != 0x22, b[i] != 0x5c, b[i] >= 0x20 { i += 1 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i]))
             }
         }
         throw JSONParseError(offset: start - 1, reason: "unterminated string")

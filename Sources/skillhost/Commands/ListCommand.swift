@@ -9,18 +9,27 @@ enum ListCommand {
         let health = host.lastHealth()
         let all = args.flag("--all")
         if args.flag("--json") {
-            let skills = JSON.array(host.registry.skills.map { skillJSON($0, health[$0.id]) })
-            if all {
-                Out.json(.object(JSONObject([("skills", skills), ("refused", .array(host.scan.refusals.map(\.json))),
-                                             ("conflicts", .array(host.registry.conflicts.map(conflictJSON)))])))
-            } else {
-                Out.json(skills)
+            var out: [UInt8] = all ? Array(#"{"skills":"#.utf8) : []
+            out.append(0x5b)
+            for (i, s) in host.registry.skills.enumerated() {
+                if i > 0 { out.append(0x2c) }
+                s.writeListJSON(health: health[s.id], to: &out)
             }
+            out.append(0x5d)
+            if all {
+                out.append(contentsOf: #","refused":"#.utf8)
+                JSON.array(host.scan.refusals.map(\.json)).write(to: &out)
+                out.append(contentsOf: #","conflicts":"#.utf8)
+                JSON.array(host.registry.conflicts.map(conflictJSON)).write(to: &out)
+                out.append(0x7d)
+            }
+            out.append(0x0a)
+            ProtectedOutput.write(bytes: out)
             return 0
         }
         let rows = host.registry.skills.map { s in
-            [s.id, s.manifest.version.description, s.manifest.category, s.manifest.abi, s.isolation.rawValue,
-             health[s.id]?.status ?? "ok", s.manifest.intents.map(\.name).joined(separator: ", ")]
+            [s.id, s.summary.version.description, s.summary.category, s.summary.abi, s.isolation.rawValue,
+             health[s.id]?.status ?? "ok", s.summary.intents.map(\.name).joined(separator: ", ")]
         }
         if rows.isEmpty {
             Out.print("No skills registered (folders: \(host.directories.joined(separator: ":"))).")
@@ -40,17 +49,6 @@ enum ListCommand {
             for r in host.scan.refusals { Out.print("refused [\(r.reason.rawValue)] \(r.message)") }
         }
         return 0
-    }
-
-    /// One skill in the `list --json` contract.
-    static func skillJSON(_ s: RegisteredSkill, _ h: HealthRecord?) -> JSON {
-        guard case .object(var o) = s.manifest.json else { return .null }
-        o["path"] = .string(s.file.path)
-        o["sha256"] = s.file.sha256.map(JSON.string) ?? .null
-        o["isolation"] = .string(s.isolation.rawValue)
-        o["health"] = .string(h?.status ?? "ok")
-        if let h { o["healthDetail"] = .object(JSONObject([("message", .string(h.message)), ("checkedAt", .string(h.checkedAt))])) }
-        return .object(o)
     }
 
     static func conflictJSON(_ c: IntentConflict) -> JSON {

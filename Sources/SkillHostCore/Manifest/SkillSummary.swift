@@ -1,0 +1,67 @@
+/// The parts of a manifest that the registry, `list` and the invoker's routing need: identity and,
+/// per intent, name, flags, surfaces, priority and confidence. Cheap to load from the scan cache; the
+/// full manifest (schemas, keywords, examples) stays as JSON text next to it until someone needs it.
+public struct SkillSummary: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var version: SemanticVersion
+    public var category: String
+    public var vendor: String
+    public var description: String
+    public var toolchain: String?
+    public var abiMajor: UInt32
+    public var abiMinor: UInt32
+    public var threadSafe: Bool
+    public var hasHealth: Bool
+    public var intents: [IntentSummary]
+
+    public var abi: String { "\(abiMajor).\(abiMinor)" }
+}
+
+/// One intent, as routing needs it.
+public struct IntentSummary: Sendable, Equatable {
+    public var name: String
+    public var flags: IntentFlags
+    public var surfaces: Surfaces
+    public var priority: Int32
+    public var confidence: Double
+}
+
+extension SkillManifest {
+    public var summary: SkillSummary {
+        SkillSummary(id: id, name: name, version: version, category: category, vendor: vendor, description: description,
+                     toolchain: toolchain, abiMajor: abiMajor, abiMinor: abiMinor, threadSafe: threadSafe, hasHealth: hasHealth,
+                     intents: intents.map { IntentSummary(name: $0.name, flags: $0.flags, surfaces: $0.surfaces,
+                                                          priority: $0.priority, confidence: $0.confidence) })
+    }
+}
+
+extension SkillSummary {
+    /// A compact form for the scan cache: arrays, not objects, so a warm start parses little.
+    /// `[id, name, version, category, vendor, description, abiMajor, abiMinor, toolchain|null,
+    ///   threadSafe, hasHealth, [[intent, flags, surfaces, priority, confidence], …]]`
+    var compactJSON: JSON {
+        .array([.string(id), .string(name), .string(version.description), .string(category), .string(vendor),
+                .string(description), .int(Int64(abiMajor)), .int(Int64(abiMinor)), toolchain.map(JSON.string) ?? .null,
+                .bool(threadSafe), .bool(hasHealth),
+                .array(intents.map { .array([.string($0.name), .int(Int64($0.flags.rawValue)), .int(Int64($0.surfaces.rawValue)),
+                                             .int(Int64($0.priority)), .double($0.confidence)]) })])
+    }
+
+    init?(compact j: JSON) {
+        guard let a = j.arrayValue, a.count == 12, let id = a[0].stringValue, let name = a[1].stringValue,
+              let v = a[2].stringValue, let version = SemanticVersion(v), let category = a[3].stringValue,
+              let vendor = a[4].stringValue, let description = a[5].stringValue,
+              let major = a[6].intValue, let minor = a[7].intValue, let rawIntents = a[11].arrayValue else { return nil }
+        var intents: [IntentSummary] = []
+        for ri in rawIntents {
+            guard let i = ri.arrayValue, i.count == 5, let n = i[0].stringValue, let f = i[1].intValue, let s = i[2].intValue,
+                  let p = i[3].intValue, let c = i[4].doubleValue else { return nil }
+            intents.append(IntentSummary(name: n, flags: IntentFlags(rawValue: UInt32(f)), surfaces: Surfaces(rawValue: UInt32(s)),
+                                         priority: Int32(p), confidence: c))
+        }
+        self.init(id: id, name: name, version: version, category: category, vendor: vendor, description: description,
+                  toolchain: a[8].stringValue, abiMajor: UInt32(major), abiMinor: UInt32(minor),
+                  threadSafe: a[9].boolValue ?? false, hasHealth: a[10].boolValue ?? false, intents: intents)
+    }
+}
