@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -32,6 +32,8 @@ public final class SkillHost: Sendable {
     public let registry: SkillRegistry
     public let invoker: Invoker
     let workerPath: String
+    /// The IANA name of the time zone calls run in (see `HostTimeZone`).
+    public let timeZone: String
     /// The deadline for reading one manifest (`--scan-timeout`, else the config).
     let scanTimeoutMs: Int
 
@@ -39,6 +41,7 @@ public final class SkillHost: Sendable {
         signal(SIGPIPE, SIG_IGN)
         paths = HostPaths(environment: options.environment)
         config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
+        timeZone = HostTimeZone.apply(configured: config.timeZone, environment: options.environment)
         directories = HostPaths.skillDirectories(explicit: options.skillsDir, environment: options.environment)
         workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
         scanTimeoutMs = options.scanTimeoutMs ?? config.scanTimeoutMs
@@ -46,7 +49,7 @@ public final class SkillHost: Sendable {
                               cachePath: paths.stateDir + "/scan-cache", deadline: .milliseconds(scanTimeoutMs))
         scan = scanner.scan()
         registry = SkillRegistry(scan.skills.map { RegisteredSkill(summary: $0.summary, manifestText: $0.manifestText, file: $0.file, isolation: .inProcess) })
-        invoker = Invoker(registry: registry, config: config, paths: paths, environment: options.environment)
+        invoker = Invoker(registry: registry, config: config, paths: paths, timeZone: timeZone, environment: options.environment)
     }
 
     // MARK: - Calls
@@ -138,7 +141,7 @@ public final class SkillHost: Sendable {
         case .success(let m): manifest = m
         }
         let folder = Scanner.absolute(directories[0])
-        let name = (file as NSString).lastPathComponent
+        let name = PathText.fileName(of: file)
         let target = folder + "/" + name
         if let other = registry.skill(id: manifest.id), other.file.path != target {
             return .failure(SkillError(.invalidInput, "not installed: skill id \"\(manifest.id)\" is already provided by \"\(other.file.path)\" (version \(other.summary.version)); \"\(file)\" has version \(manifest.version)",
@@ -147,7 +150,7 @@ public final class SkillHost: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         } catch {
-            return .failure(SkillError(.internal, "cannot create the skill folder \"\(folder)\": \(error.localizedDescription)"))
+            return .failure(SkillError(.internal, "cannot create the skill folder \"\(folder)\": \(error)"))
         }
         let tmp = folder + "/.\(name).installing.\(getpid())"
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -178,9 +181,5 @@ public final class SkillHost: Sendable {
         return .success((target, manifest))
     }
 
-    static func timestamp() -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        return f.string(from: Date())
-    }
+    static func timestamp() -> String { TimeText.nowUTC() }
 }

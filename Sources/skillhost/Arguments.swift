@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The command line, split into a command, its positional arguments, and options.
 /// Options may appear anywhere after the command. `--name value` and `--name=value` both work.

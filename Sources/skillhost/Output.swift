@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SkillHostCore
 
 /// Writing to the terminal: stdout for results, stderr for diagnostics. One place for the formats.
@@ -9,7 +9,7 @@ enum Out {
     }
 
     static func error(_ s: String) {
-        FileHandle.standardError.write(Data((s + "\n").utf8))
+        writeStandardError(s + "\n")
     }
 
     static func json(_ j: JSON, pretty: Bool = false) { print(pretty ? j.pretty : j.serialized) }
@@ -32,7 +32,7 @@ enum Out {
         var widths = [Int](repeating: 0, count: header.count)
         for r in all { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
         return all.map { r in
-            r.enumerated().map { i, c in i == r.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+            r.enumerated().map { i, c in i == r.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count) }
                 .joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SkillHostCore
 
 /// `skillhost`: a thin surface over SkillHostCore. Parses the command line, calls the core, prints.

@@ -48,3 +48,23 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(ErrorKind.allCases.map(\.rawValue), ["invalid_input", "no_skill", "unavailable", "timeout", "crashed", "denied", "incompatible", "load_failed", "cancelled", "internal"])
     }
 }
+
+final class TextTests: XCTestCase {
+    func testPathsAreResolvedLexically() {
+        XCTAssertEqual(PathText.absolute("/a/b/../c/./d.so"), "/a/c/d.so")
+        XCTAssertEqual(PathText.absolute("/../x//y/"), "/x/y")
+        XCTAssertEqual(PathText.directory(of: "/a/b/c.so"), "/a/b")
+        XCTAssertEqual(PathText.directory(of: "/c.so"), "/")
+        XCTAssertEqual(PathText.directory(of: "c.so"), ".")
+        XCTAssertEqual(PathText.fileName(of: "/a/b/c.so"), "c.so")
+        XCTAssertTrue(PathText.absolute("rel").hasSuffix("/rel"))
+    }
+
+    func testRFC3339InUTCAndNumbersWithOneDecimal() {
+        XCTAssertEqual(TimeText.rfc3339(0), "1970-01-01T00:00:00Z")
+        XCTAssertEqual(TimeText.rfc3339(1_796_025_600), "2026-11-30T08:00:00Z")
+        XCTAssertEqual(TimeText.oneDecimal(5.64), "5.6")
+        XCTAssertEqual(TimeText.oneDecimal(0.05), "0.1")
+        XCTAssertEqual(TimeText.oneDecimal(-1.25), "-1.3")
+    }
+}

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The host's configuration: `config.json` in `$XDG_CONFIG_HOME/skillhost/` (or the file named by
 /// `--config` / `$SKILLHOST_CONFIG`). Every member is optional:
@@ -45,8 +45,7 @@ public struct HostConfig: Sendable {
         }
         var c = HostConfig()
         c.source = path
-        let base = (((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
-            .deletingLastPathComponent as NSString).standardizingPath
+        let base = PathText.directory(of: PathText.absolute(path))
         for m in o {
             func int() throws(SkillError) -> Int {
                 guard let v = m.value.intValue, v > 0 else {
@@ -78,7 +77,7 @@ public struct HostConfig: Sendable {
         switch v {
         case .string(let s) where s.hasPrefix("~/"): return .string(home + s.dropFirst(1))
         case .string(let s) where s.hasPrefix("./") || s.hasPrefix("../"):
-            return .string(((base + "/" + s) as NSString).standardizingPath)
+            return .string(PathText.absolute(base + "/" + s))
         case .array(let a): return .array(a.map { expandPaths($0, base: base, home: home) })
         case .object(let o): return .object(JSONObject(o.members.map { ($0.key, expandPaths($0.value, base: base, home: home)) }))
         default: return v

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The last known health of each skill, persisted in `$XDG_STATE_HOME/skillhost/health.json` so
@@ -38,12 +38,12 @@ struct HealthStore {
     func save(_ records: [String: HealthRecord]) {
         let doc = JSON.object(JSONObject(records.keys.sorted().map { (key: $0, value: records[$0]!.json) }))
         do {
-            try makeDirectories((path as NSString).deletingLastPathComponent)
+            try makeDirectories(PathText.directory(of: path))
             let tmp = path + ".tmp.\(getpid())"
             try Data(doc.pretty.utf8).write(to: URL(fileURLWithPath: tmp))
             rename(tmp, path)
         } catch {
-            HostLog.warning("cannot write \(path): \(error.localizedDescription)")
+            HostLog.warning("cannot write \(path): \(error)")
         }
     }
 }

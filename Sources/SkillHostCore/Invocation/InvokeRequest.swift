@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One call of an intent, as a surface hands it to the core.
 public struct InvokeRequest: Sendable {

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import SkillABI
 import Synchronization
@@ -20,13 +20,13 @@ public final class Invoker: Sendable {
     let settings: CallSettings
     let clock: CallClock
 
-    init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, environment: [String: String]) {
+    init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String]) {
         self.registry = registry
         self.config = config
         self.paths = paths
         self.environment = environment
-        settings = CallSettings(config: config, environment: environment)
-        clock = CallClock(timeZone: settings.timeZone, environment: environment)
+        settings = CallSettings(config: config, timeZone: timeZone, environment: environment)
+        clock = CallClock(environment: environment)
     }
 
     public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
@@ -153,7 +153,7 @@ public final class Invoker: Sendable {
                 ("config", config.skills[skill.id] ?? .object(JSONObject())),
                 ("dataDir", .string(paths.dataDir + "/" + skill.id)),
                 ("locale", .string(settings.locale)),
-                ("timeZone", .string(settings.timeZone.identifier)),
+                ("timeZone", .string(settings.timeZone)),
                 ("caller", .string(caller.kind)),
             ])
             let text = JSON.object(o).serialized
@@ -167,32 +167,31 @@ public final class Invoker: Sendable {
 /// Locale and time zone for calls: from the config, else from the environment.
 struct CallSettings: Sendable {
     let locale: String
-    let timeZone: TimeZone
+    /// IANA name; the process already runs in this zone (see `HostTimeZone`).
+    let timeZone: String
 
-    init(config: HostConfig, environment: [String: String]) {
+    init(config: HostConfig, timeZone: String, environment: [String: String]) {
         var locale = config.locale ?? "en-US"
         if config.locale == nil {
             for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
                 if let v = environment[key], !v.isEmpty, v != "C", v != "POSIX", !v.hasPrefix("C.") {
-                    locale = String(v.split(separator: ".").first!).replacingOccurrences(of: "_", with: "-")
+                    locale = String(v.split(separator: ".").first!.map { $0 == "_" ? "-" : $0 })
                     break
                 }
             }
         }
         self.locale = locale
-        timeZone = config.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        self.timeZone = timeZone
     }
 }
 
-/// "Now" as an RFC 3339 string in the call time zone, or `$SKILLHOST_NOW` when set (tests and
+/// "Now" as an RFC 3339 string in the process time zone, or `$SKILLHOST_NOW` when set (tests and
 /// replays pin it). Formats at most once per second. Thread-safe.
 final class CallClock: Sendable {
     private let fixed: String?
-    private let timeZone: TimeZone
     private let cache = Mutex<(second: Int, text: String)>((-1, ""))
 
-    init(timeZone: TimeZone, environment: [String: String]) {
-        self.timeZone = timeZone
+    init(environment: [String: String]) {
         fixed = environment["SKILLHOST_NOW"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -200,14 +199,7 @@ final class CallClock: Sendable {
         if let fixed { return fixed }
         let second = time(nil)
         if let hit = cache.withLock({ $0.second == second ? $0.text : nil }) { return hit }
-        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(second)))
-        var t = second + offset
-        var tm = Glibc.tm()
-        gmtime_r(&t, &tm)
-        let sign = offset < 0 ? "-" : "+"
-        let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                          tm.tm_hour, tm.tm_min, tm.tm_sec)
-            + sign + String(format: "%02d:%02d", abs(offset) / 3600, abs(offset) % 3600 / 60)
+        let text = TimeText.rfc3339(second, local: true)
         cache.withLock { $0 = (second, text) }
         return text
     }

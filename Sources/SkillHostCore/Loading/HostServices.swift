@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import SkillABI
 import Synchronization
@@ -71,6 +71,6 @@ final class SkillLog: Sendable {
         guard level >= minimum else { return }
         let name = ["debug", "info", "warning", "error"][Int(max(0, min(3, level)))]
         let line = "[\(skill)] \(name): \(text)\n"
-        lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+        lock.withLock { _ in writeStandardError(line) }
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import SkillABI
 import Synchronization
@@ -86,7 +86,8 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let release = skill.pointee.release
         let start = DispatchTime.now()
-        Thread {
+        // A thread of its own: the skill's health() may block (header: "[serialized] … may block").
+        DispatchQueue.global().async {
             var detail: UnsafeMutablePointer<CChar>? = nil
             let rc = context.withCString { fn(HostServices.table, $0, &detail) }
             var text: String? = nil
@@ -96,7 +97,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
             }
             box.set(rc, text)
             done.signal()
-        }.start()
+        }
         guard done.wait(timeout: deadline) == .success, let (rc, text) = box.get() else {
             return HealthProbe(status: .unavailable, message: "health check did not answer before the deadline")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Reads what skills declare by running `skillhost-worker manifest FILE…` in a child process, so
@@ -56,7 +56,7 @@ struct ManifestReader {
                     let secs = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
                     deliver(f, .refused(Refusal(
                         file: f, reason: .timedOut,
-                        message: "\"\(f)\" did not finish loading within \(String(format: "%.1f", secs)) s while its manifest was read (its initializer hangs or is very slow)",
+                        message: "\"\(f)\" did not finish loading within \(TimeText.oneDecimal(secs)) s while its manifest was read (its initializer hangs or is very slow)",
                         hint: "fix the skill's static initializers; on a slow machine raise the deadline with --scan-timeout MS and `touch` the file to have it read again")))
                     ended = true
                     break

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What the scanner learned about each file, keyed by absolute path and valid while the file's
@@ -118,13 +118,13 @@ struct ScanCache {
         out.append(0x0a)
         out.append(contentsOf: blob)
         do {
-            try makeDirectories((path as NSString).deletingLastPathComponent)
+            try makeDirectories(PathText.directory(of: path))
             let tmp = path + ".tmp.\(getpid())"
             try Data(out).write(to: URL(fileURLWithPath: tmp))
             guard rename(tmp, path) == 0 else { return "cannot replace \(path): \(String(cString: strerror(errno)))" }
             return nil
         } catch {
-            return "cannot write the scan cache \(path): \(error.localizedDescription)"
+            return "cannot write the scan cache \(path): \(error)"
         }
     }
 }

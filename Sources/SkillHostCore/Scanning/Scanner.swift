@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A skill file the scanner accepted.
@@ -173,10 +173,7 @@ public struct Scanner {
     }
 
     /// `p` as an absolute, standardized path (relative to the current directory).
-    static func absolute(_ p: String) -> String {
-        let path = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
-        return (path as NSString).standardizingPath
-    }
+    static func absolute(_ p: String) -> String { PathText.absolute(p) }
 }
 
 /// The toolchain this host was built with, as "swift-MAJOR.MINOR" (the same format SkillKit records).
@@ -203,6 +200,6 @@ enum HostToolchain {
 /// Warnings the host writes to stderr (never stdout: it may carry a protocol).
 enum HostLog {
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("skillhost: warning: \(message)\n".utf8))
+        writeStandardError("skillhost: warning: \(message)\n")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One way a value fails a schema. `path` is where, written like `from` or `events[2].start`
 /// (empty for the root).
@@ -60,8 +60,7 @@ extension JSONSchema {
                 if let maxLength, n > maxLength { fail("expected at most \(maxLength) characters, found \(n)") }
             }
             if let pattern {
-                let r = NSRange(s.startIndex..., in: s)
-                if pattern.regex.firstMatch(in: s, range: r) == nil { fail("expected a string matching \(pattern.source), found \(JSONSchema.brief(v))") }
+                if (try? pattern.regex.firstMatch(in: s)) == nil { fail("expected a string matching \(pattern.source), found \(JSONSchema.brief(v))") }
             }
             if let format {
                 switch format {

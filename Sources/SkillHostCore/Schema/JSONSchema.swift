@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A compiled JSON Schema — the subset skills use: `type` (one name or a list), `properties`,
 /// `required`, `additionalProperties` (boolean or schema), `items`, `enum`, `const`, `minimum`,
@@ -8,8 +8,9 @@ import Foundation
 /// `writeOnly`, `deprecated`, `secret`) are accepted and ignored. Any other keyword (for example
 /// `$ref`) makes the schema invalid: the host refuses to pretend it checks what it does not.
 ///
-/// Immutable and `Sendable`: compile once per intent, validate from any thread.
-public final class JSONSchema: Sendable {
+/// Immutable: compile once per intent, validate from any thread. (`@unchecked` only because the
+/// compiled `Regex` of `pattern` is not marked Sendable; it is never mutated after compilation.)
+public final class JSONSchema: @unchecked Sendable {
     let types: Set<String>?
     let properties: [(String, JSONSchema)]
     let required: [String]
@@ -19,7 +20,7 @@ public final class JSONSchema: Sendable {
     let constValue: JSON?
     let minimum: Double?, maximum: Double?, exclusiveMinimum: Double?, exclusiveMaximum: Double?
     let minLength: Int?, maxLength: Int?, minItems: Int?, maxItems: Int?
-    let pattern: (source: String, regex: NSRegularExpression)?
+    let pattern: (source: String, regex: Regex<AnyRegexOutput>)?
     let format: String?
     let anyOf: [JSONSchema], oneOf: [JSONSchema], allOf: [JSONSchema]
     /// Properties marked `"secret": true` (redacted in logs and traces).
@@ -115,7 +116,7 @@ public final class JSONSchema: Sendable {
         minItems = try count("minItems"); maxItems = try count("maxItems")
         if let p = o["pattern"] {
             guard let s = p.stringValue else { throw err("pattern", "expected a string") }
-            guard let re = try? NSRegularExpression(pattern: s) else { throw err("pattern", "not a valid regular expression: \(s)") }
+            guard let re = try? Regex(s) else { throw err("pattern", "not a valid regular expression: \(s)") }
             pattern = (s, re)
         } else { pattern = nil }
         format = o["format"]?.stringValue

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A child process started with `posix_spawn` (never a bare `fork` in this multi-threaded host).
@@ -133,5 +133,5 @@ func executableDirectory() -> String {
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
     guard n > 0 else { return "." }
     let path = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return (path as NSString).deletingLastPathComponent
+    return PathText.directory(of: path)
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where skillhost keeps its per-user files (XDG Base Directory spec) and where it looks for skills.
 public struct HostPaths: Sendable {
@@ -11,7 +11,7 @@ public struct HostPaths: Sendable {
     public var home: String
 
     public init(environment env: [String: String] = ProcessInfo.processInfo.environment) {
-        let home = env["HOME"] ?? NSHomeDirectory()
+        let home = env["HOME"] ?? PathText.homeDirectory()
         self.home = home
         func xdg(_ name: String, _ fallback: String) -> String {
             if let v = env[name], v.hasPrefix("/") { return v }

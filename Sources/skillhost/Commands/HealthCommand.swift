@@ -22,7 +22,7 @@ enum HealthCommand {
         } else {
             Out.print(Out.table(["ID", "HEALTH", "LATENCY", "MESSAGE"], ids.map { id in
                 let r = results[id]!
-                return [id, r.status, r.latencyMs.map { String(format: "%.1f ms", $0) } ?? "-", r.message]
+                return [id, r.status, r.latencyMs.map { TimeText.oneDecimal($0) + " ms" } ?? "-", r.message]
             }))
         }
         return results.values.allSatisfy { $0.status == "ok" } ? 0 : 1

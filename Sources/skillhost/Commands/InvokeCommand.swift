@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import SkillHostCore
 
@@ -15,7 +15,7 @@ enum InvokeCommand {
         do { timeout = try args.int("--timeout") } catch { Out.error("skillhost: \(error.message)"); return 2 }
         var input = args.values["--input"] ?? "{}"
         if input == "-" {
-            input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            input = String(decoding: readStandardInput(), as: UTF8.self)
         } else if input.hasPrefix("@") {
             let path = String(input.dropFirst())
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -39,5 +39,17 @@ enum InvokeCommand {
             }
             return 0
         }
+    }
+}
+
+/// All of standard input.
+func readStandardInput() -> [UInt8] {
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(0, &chunk, chunk.count)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return out }
+        out.append(contentsOf: chunk[0..<n])
     }
 }
