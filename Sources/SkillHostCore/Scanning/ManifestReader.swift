@@ -79,9 +79,12 @@ struct ManifestReader {
                     break
                 }
                 buffer.append(contentsOf: chunk[0..<n])
-                while let nl = buffer.firstIndex(of: 0x0a) {
-                    let line = Array(buffer[..<nl])
-                    buffer.removeSubrange(...nl)
+                // Take every complete line, then drop them from the buffer in one move.
+                var consumed = 0
+                defer { buffer.removeFirst(consumed) }
+                while let nl = buffer[consumed...].firstIndex(of: 0x0a) {
+                    let line = Array(buffer[consumed..<nl])
+                    consumed = nl + 1
                     guard let f = pending.first else { break }
                     pending.removeFirst()
                     fileStart = .now

@@ -128,10 +128,7 @@ struct JSONParser {
             if c == UInt8(ascii: "\"") {
                 let s = UnsafeBufferPointer(rebasing: b[start..<i])
                 i += 1
-                guard let str = String(validating: s, as: UTF8.self) else {
-                    throw JSONParseError(offset: start, reason: "string is not valid UTF-8")
-                }
-                return str
+                return try JSONParser.makeString(s, offset: start)
             }
             if c == UInt8(ascii: "\\") || c < 0x20 { break }
             i += 1
@@ -142,10 +139,7 @@ struct JSONParser {
             switch c {
             case UInt8(ascii: "\""):
                 i += 1
-                guard let str = String(validating: out, as: UTF8.self) else {
-                    throw JSONParseError(offset: start, reason: "string is not valid UTF-8")
-                }
-                return str
+                return try out.withUnsafeBufferPointer { u throws(JSONParseError) in try JSONParser.makeString(u, offset: start) }
             case UInt8(ascii: "\\"):
                 i += 1
                 guard i < b.count else { throw fail("unterminated escape") }
@@ -188,6 +182,18 @@ struct JSONParser {
             }
         }
         throw JSONParseError(offset: start - 1, reason: "unterminated string")
+    }
+
+    /// A String from UTF-8 bytes, refusing invalid UTF-8. ASCII (most JSON) takes the fast
+    /// non-generic path; anything else is validated strictly.
+    static func makeString(_ s: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONParseError) -> String {
+        var ascii = true
+        for c in s where c >= 0x80 { ascii = false; break }
+        if ascii { return String(decoding: s, as: UTF8.self) }
+        guard let str = String(validating: s, as: UTF8.self) else {
+            throw JSONParseError(offset: offset, reason: "string is not valid UTF-8")
+        }
+        return str
     }
 
     mutating func hex4() throws(JSONParseError) -> UInt32 {

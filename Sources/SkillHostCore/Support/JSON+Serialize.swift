@@ -26,18 +26,20 @@ extension JSON {
         case .string(let s): JSON.writeString(s, to: &out)
         case .array(let a):
             out.append(0x5b)
-            for (k, v) in a.enumerated() {
+            for k in a.indices {
                 if k > 0 { out.append(0x2c) }
-                v.write(to: &out)
+                a[k].write(to: &out)
             }
             out.append(0x5d)
         case .object(let o):
             out.append(0x7b)
-            for (k, m) in o.members.enumerated() {
-                if k > 0 { out.append(0x2c) }
-                JSON.writeString(m.key, to: &out)
-                out.append(0x3a)
-                m.value.write(to: &out)
+            o.members.withUnsafeBufferPointer { ms in
+                for k in ms.indices {
+                    if k > 0 { out.append(0x2c) }
+                    JSON.writeString(ms[k].key, to: &out)
+                    out.append(0x3a)
+                    ms[k].value.write(to: &out)
+                }
             }
             out.append(0x7d)
         }
@@ -81,28 +83,31 @@ extension JSON {
     /// Appends `s` as a quoted JSON string. Runs of bytes that need no escape are copied whole.
     static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(0x22)
-        var s = s
-        s.withUTF8 { u in
-            var start = 0
-            for i in 0..<u.count {
-                let c = u[i]
-                guard c < 0x20 || c == 0x22 || c == 0x5c else { continue }
-                if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
-                switch c {
-                case 0x22: out.append(contentsOf: [0x5c, 0x22])
-                case 0x5c: out.append(contentsOf: [0x5c, 0x5c])
-                case 0x0a: out.append(contentsOf: [0x5c, 0x6e])
-                case 0x0d: out.append(contentsOf: [0x5c, 0x72])
-                case 0x09: out.append(contentsOf: [0x5c, 0x74])
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
-                }
-                start = i + 1
-            }
-            if start < u.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
-        }
+        // Native strings are contiguous; a bridged one is copied once by the fallback.
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { u in writeEscaped(u, to: &out) }
+        if done == nil { Array(s.utf8).withUnsafeBufferPointer { writeEscaped($0, to: &out) } }
         out.append(0x22)
+    }
+
+    private static func writeEscaped(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var start = 0
+        for i in 0..<u.count {
+            let c = u[i]
+            guard c < 0x20 || c == 0x22 || c == 0x5c else { continue }
+            if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
+            switch c {
+            case 0x22: out.append(contentsOf: [0x5c, 0x22])
+            case 0x5c: out.append(contentsOf: [0x5c, 0x5c])
+            case 0x0a: out.append(contentsOf: [0x5c, 0x6e])
+            case 0x0d: out.append(contentsOf: [0x5c, 0x72])
+            case 0x09: out.append(contentsOf: [0x5c, 0x74])
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
+            }
+            start = i + 1
+        }
+        if start < u.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
     }
 
     /// `s` as a JSON string literal, quotes included.
