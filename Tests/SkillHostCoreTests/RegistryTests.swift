@@ -3,8 +3,8 @@ import XCTest
 
 final class RegistryTests: XCTestCase {
     func skill(_ id: String, _ intents: [(String, Int32, Double)], category: String = "c") -> RegisteredSkill {
-        let m = SkillManifest(id: id, name: id, version: SemanticVersion("1.0.0")!, category: category, vendor: "", description: "",
-                              toolchain: nil, abiMajor: 1, abiMinor: 0, threadSafe: true, hasHealth: false,
+        let m = SkillManifest(identity: SkillIdentity(id: id, name: id, version: SemanticVersion("1.0.0")!, category: category, vendor: "",
+                                                      description: "", toolchain: nil, abiMajor: 1, abiMinor: 0, threadSafe: true, hasHealth: false),
                               intents: intents.map { IntentManifest(name: $0.0, description: "", inputSchema: ["type": "object"], outputSchema: nil,
                                                                     flags: [], surfaces: .all, priority: $0.1, confidence: $0.2, keywords: [:], examples: []) })
         var text: [UInt8] = []

@@ -71,10 +71,11 @@ enum ManifestValidator {
             }
         }
         let flags = UInt32(s["flags"]?.intValue ?? 0)
-        return .success(SkillManifest(id: id, name: name, version: version, category: category, vendor: vendor,
-                                      description: description, toolchain: toolchain, abiMajor: major, abiMinor: minor,
-                                      threadSafe: flags & 1 != 0, hasHealth: s["hasHealth"]?.boolValue == true,
-                                      intents: intents))
+        return .success(SkillManifest(
+            identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: vendor,
+                                    description: description, toolchain: toolchain, abiMajor: major, abiMinor: minor,
+                                    threadSafe: flags & 1 != 0, hasHealth: s["hasHealth"]?.boolValue == true),
+            intents: intents))
     }
 
     struct Problem: Error, CustomStringConvertible { let description: String }

@@ -2,11 +2,12 @@
 /// cache stores (so a warm start never re-validates schemas it validated before).
 extension SkillManifest {
     public var json: JSON {
+        let i = identity
         var o = JSONObject([
-            ("id", .string(id)), ("name", .string(name)), ("version", .string(version.description)),
-            ("category", .string(category)), ("vendor", .string(vendor)), ("description", .string(description)),
-            ("abi", .string(abi)), ("toolchain", toolchain.map(JSON.string) ?? .null),
-            ("threadSafe", .bool(threadSafe)), ("hasHealth", .bool(hasHealth)),
+            ("id", .string(i.id)), ("name", .string(i.name)), ("version", .string(i.version.description)),
+            ("category", .string(i.category)), ("vendor", .string(i.vendor)), ("description", .string(i.description)),
+            ("abi", .string(i.abi)), ("toolchain", i.toolchain.map(JSON.string) ?? .null),
+            ("threadSafe", .bool(i.threadSafe)), ("hasHealth", .bool(i.hasHealth)),
         ])
         o["intents"] = .array(intents.map(\.json))
         return .object(o)
@@ -23,10 +24,11 @@ extension SkillManifest {
             guard let i = IntentManifest(json: ri) else { return nil }
             intents.append(i)
         }
-        self.init(id: id, name: name, version: version, category: category, vendor: j["vendor"]?.stringValue ?? "",
-                  description: j["description"]?.stringValue ?? "", toolchain: j["toolchain"]?.stringValue,
-                  abiMajor: major, abiMinor: minor, threadSafe: j["threadSafe"]?.boolValue ?? false,
-                  hasHealth: j["hasHealth"]?.boolValue ?? false, intents: intents)
+        self.init(identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: j["vendor"]?.stringValue ?? "",
+                                          description: j["description"]?.stringValue ?? "", toolchain: j["toolchain"]?.stringValue,
+                                          abiMajor: major, abiMinor: minor, threadSafe: j["threadSafe"]?.boolValue ?? false,
+                                          hasHealth: j["hasHealth"]?.boolValue ?? false),
+                  intents: intents)
     }
 }
 

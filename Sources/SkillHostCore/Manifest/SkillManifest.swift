@@ -1,6 +1,5 @@
-/// What a skill declares about itself, read from its `skh_skill` struct and checked by
-/// `ManifestValidator`. Immutable once built.
-public struct SkillManifest: Sendable, Equatable {
+/// Who a skill is and how it runs: the `skh_skill` fields other than its intents.
+public struct SkillIdentity: Sendable, Equatable {
     public var id: String
     public var name: String
     public var version: SemanticVersion
@@ -13,9 +12,18 @@ public struct SkillManifest: Sendable, Equatable {
     public var abiMinor: UInt32
     public var threadSafe: Bool
     public var hasHealth: Bool
-    public var intents: [IntentManifest]
 
     public var abi: String { "\(abiMajor).\(abiMinor)" }
+}
+
+/// What a skill declares about itself, read from its `skh_skill` struct and checked by
+/// `ManifestValidator`: its identity (fields readable directly, `manifest.id`) and its intents in full.
+@dynamicMemberLookup
+public struct SkillManifest: Sendable, Equatable {
+    public var identity: SkillIdentity
+    public var intents: [IntentManifest]
+
+    public subscript<T>(dynamicMember field: KeyPath<SkillIdentity, T>) -> T { identity[keyPath: field] }
 }
 
 /// One intent a skill serves.

@@ -1,21 +1,12 @@
 /// The parts of a manifest that the registry, `list` and the invoker's routing need: identity and,
 /// per intent, name, flags, surfaces, priority and confidence. Cheap to load from the scan cache; the
 /// full manifest (schemas, keywords, examples) stays as JSON text next to it until someone needs it.
+@dynamicMemberLookup
 public struct SkillSummary: Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var version: SemanticVersion
-    public var category: String
-    public var vendor: String
-    public var description: String
-    public var toolchain: String?
-    public var abiMajor: UInt32
-    public var abiMinor: UInt32
-    public var threadSafe: Bool
-    public var hasHealth: Bool
+    public var identity: SkillIdentity
     public var intents: [IntentSummary]
 
-    public var abi: String { "\(abiMajor).\(abiMinor)" }
+    public subscript<T>(dynamicMember field: KeyPath<SkillIdentity, T>) -> T { identity[keyPath: field] }
 }
 
 /// One intent, as routing needs it.
@@ -29,8 +20,7 @@ public struct IntentSummary: Sendable, Equatable {
 
 extension SkillManifest {
     public var summary: SkillSummary {
-        SkillSummary(id: id, name: name, version: version, category: category, vendor: vendor, description: description,
-                     toolchain: toolchain, abiMajor: abiMajor, abiMinor: abiMinor, threadSafe: threadSafe, hasHealth: hasHealth,
+        SkillSummary(identity: identity,
                      intents: intents.map { IntentSummary(name: $0.name, flags: $0.flags, surfaces: $0.surfaces,
                                                           priority: $0.priority, confidence: $0.confidence) })
     }
@@ -41,9 +31,10 @@ extension SkillSummary {
     /// `[id, name, version, category, vendor, description, abiMajor, abiMinor, toolchain|null,
     ///   threadSafe, hasHealth, [[intent, flags, surfaces, priority, confidence], …]]`
     var compactJSON: JSON {
-        .array([.string(id), .string(name), .string(version.description), .string(category), .string(vendor),
-                .string(description), .int(Int64(abiMajor)), .int(Int64(abiMinor)), toolchain.map(JSON.string) ?? .null,
-                .bool(threadSafe), .bool(hasHealth),
+        let i = identity
+        return .array([.string(i.id), .string(i.name), .string(i.version.description), .string(i.category), .string(i.vendor),
+                .string(i.description), .int(Int64(i.abiMajor)), .int(Int64(i.abiMinor)), i.toolchain.map(JSON.string) ?? .null,
+                .bool(i.threadSafe), .bool(i.hasHealth),
                 .array(intents.map { .array([.string($0.name), .int(Int64($0.flags.rawValue)), .int(Int64($0.surfaces.rawValue)),
                                              .int(Int64($0.priority)), .double($0.confidence)]) })])
     }
@@ -60,8 +51,9 @@ extension SkillSummary {
             intents.append(IntentSummary(name: n, flags: IntentFlags(rawValue: UInt32(f)), surfaces: Surfaces(rawValue: UInt32(s)),
                                          priority: Int32(p), confidence: c))
         }
-        self.init(id: id, name: name, version: version, category: category, vendor: vendor, description: description,
-                  toolchain: a[8].stringValue, abiMajor: UInt32(major), abiMinor: UInt32(minor),
-                  threadSafe: a[9].boolValue ?? false, hasHealth: a[10].boolValue ?? false, intents: intents)
+        self.init(identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: vendor, description: description,
+                                          toolchain: a[8].stringValue, abiMajor: UInt32(major), abiMinor: UInt32(minor),
+                                          threadSafe: a[9].boolValue ?? false, hasHealth: a[10].boolValue ?? false),
+                  intents: intents)
     }
 }
