@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, bottom up: SkillABI (the C contract) → SkillKit (SDK linked into Swift skills only) and
-// SkillHostCore (the host) → the `skillhost` CLI and the `skillhost-worker` scan/run helper.
+// SkillHostCore (the host) → the `skillhost` CLI and the `skillhost-worker` scan/run helper; SkillWire
+// is the protocol between the host and its workers, used by both.
 // Bundled skills under Plugins/ are separate dynamic-library products: the host never links them.
 let package = Package(
     name: "skillhost",
@@ -23,11 +24,14 @@ let package = Package(
         // SDK for skill authors. Linked into skills, never into the host.
         .target(name: "SkillKit", dependencies: ["SkillABI"]),
 
+        // The host ↔ worker protocol (frames, a JSON scanner) shared by both sides. No Foundation.
+        .target(name: "SkillWire"),
+
         // The host: scanner, loader, registry, invoker.
-        .target(name: "SkillHostCore", dependencies: ["SkillABI"]),
+        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire"]),
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore"]),
-        // Reads manifests in a child process (and, later, runs skills in isolation). No Foundation.
-        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI"]),
+        // Reads manifests in a child process and runs skills in isolated worker processes. No Foundation.
+        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI", "SkillWire"]),
 
         // Bundled skills, each its own .so.
         .target(name: "CalendarSkill", dependencies: ["SkillKit"], path: "Plugins/CalendarSkill/Sources",
@@ -40,11 +44,14 @@ let package = Package(
         .executableTarget(name: "skillhost-bench", dependencies: ["SkillHostCore"], path: "Benchmarks"),
 
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore"]),
+        .testTarget(name: "SkillWireTests", dependencies: ["SkillWire"]),
         .testTarget(name: "SkillKitTests", dependencies: ["SkillKit"]),
         // Every skill defines `skillhost_entry`; the test executable links several skills, and never
         // calls that symbol, so the duplicates are allowed there (each .so has exactly one).
         .testTarget(name: "PluginTests", dependencies: ["CalendarSkill", "WeatherSkill", "ReminderSkill"],
                     linkerSettings: [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        // Runs the real binaries; WorkerRuntimeTests also open a SkillHost in the test process to make
+        // several calls through one host (restarts, concurrency).
+        .testTarget(name: "EndToEndTests", dependencies: ["SkillHostCore"]),
     ]
 )

@@ -37,9 +37,19 @@ struct InvokeBench {
         _ = Fixtures.buildEchoC(locations, into: dir, workspace: workspace)
         var env = isolatedEnvironment(state: workspace.root + "/state-invoke", workspace: workspace)
         env["SKILLHOST_WORKER"] = locations.worker
+        // Measured in-process: both echo skills are trusted (every other skill would run in a worker).
+        let config = workspace.root + "/invoke-config.json"
+        guard FileManager.default.createFile(atPath: config, contents: Data(#"{"trusted":["dev.skillhost.echo","test.fixture.echo"]}"#.utf8)) else {
+            fail("cannot write \(config)")
+        }
+        env["SKILLHOST_CONFIG"] = config
         let host: SkillHost
         do { host = try SkillHost(HostOptions(skillsDir: dir, environment: env)) } catch {
             fail("cannot open the host on \(dir): \(error)")
+        }
+
+        for id in ["dev.skillhost.echo", "test.fixture.echo"] where host.registry.skill(id: id)?.isolation != .inProcess {
+            fail("\(id) is not registered in-process; the trusted list in the bench's config did not apply")
         }
 
         let swiftRequest = InvokeRequest(intent: "echo.say", input: Self.input, caller: .automation)

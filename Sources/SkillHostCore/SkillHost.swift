@@ -48,21 +48,33 @@ public final class SkillHost: Sendable {
         let scanner = Scanner(directories: directories, workerPath: workerPath,
                               cachePath: paths.stateDir + "/scan-cache", deadline: .milliseconds(scanTimeoutMs))
         scan = scanner.scan()
-        registry = SkillRegistry(scan.skills.map { RegisteredSkill(summary: $0.summary, manifestText: $0.manifestText, file: $0.file, isolation: .inProcess) })
-        invoker = Invoker(registry: registry, config: config, paths: paths, timeZone: timeZone, environment: options.environment)
+        // Isolation by default: only the host's owner (the config) can let a skill into this process.
+        let trusted = config.trusted
+        registry = SkillRegistry(scan.skills.map {
+            RegisteredSkill(summary: $0.summary, manifestText: $0.manifestText, file: $0.file,
+                            isolation: trusted.contains($0.summary.id) ? .inProcess : .process)
+        })
+        invoker = Invoker(registry: registry, config: config, paths: paths, timeZone: timeZone, environment: options.environment,
+                          workerPath: workerPath)
     }
 
     // MARK: - Calls
 
     public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> { invoker.invoke(request) }
 
+    /// Stops the worker processes this host started (a clean `shutdown`, then SIGKILL for any that
+    /// linger) and reaps them. Calls made afterwards start new workers. (When the process exits, the
+    /// same happens on its own; see `LiveWorkers`.)
+    public func shutdown() { invoker.shutdown() }
+
     // MARK: - Health
 
     /// The last recorded health of every registered skill ("ok" for skills never probed).
     public func lastHealth() -> [String: HealthRecord] { HealthStore(path: paths.stateDir + "/health.json").load() }
 
-    /// Probes every registered skill now (in parallel, each with the health deadline), records the
-    /// answers, and returns them by skill id. A skill that cannot even be loaded is "unavailable".
+    /// Probes every registered skill now (in parallel, each with the health deadline), through the
+    /// runtime its calls use (a worker process unless trusted), records the answers, and returns them
+    /// by skill id. A skill that cannot even be loaded is "unavailable".
     public func probeHealth() -> [String: HealthRecord] {
         let skills = registry.skills
         let results = Mutex<[String: HealthRecord]>([:])
@@ -71,7 +83,7 @@ public final class SkillHost: Sendable {
         DispatchQueue.concurrentPerform(iterations: skills.count) { i in
             let s = skills[i]
             let record: HealthRecord
-            switch InProcessSkill.load(s) {
+            switch invoker.runtime(for: s) {
             case .failure(let e):
                 record = HealthRecord(status: "unavailable", message: e.message, checkedAt: stamp, latencyMs: nil, sha256: nil)
             case .success(let runtime):

@@ -1,196 +1,28 @@
-// skillhost-worker — runs skill code outside the host process.
+// skillhost-worker — runs skill code outside the host process. Started by skillhost, not by hand.
 //
 //   skillhost-worker manifest FILE...
+//       For each FILE, in order: dlopen it, call its entry, and write one line of JSON describing what
+//       the skill declares to file descriptor 3 (the host's result pipe). The host runs this with a
+//       deadline: a skill whose initializer crashes or hangs kills or stalls only this process, and
+//       the host knows which file did it because results arrive in order. (ManifestMode.swift)
 //
-// For each FILE, in order: dlopen it, look up the entry symbol, call it, and write one line of JSON
-// describing what the skill declares to file descriptor 3 (the host's result pipe). Standard output
-// and error are left to the skill's own noise; the host points them elsewhere. The host runs this
-// with a deadline: a skill whose initializer crashes or hangs kills or stalls only this process, and
-// the host knows which file did it because results arrive in order.
+//   skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N]
+//       Loads one skill and serves the host's calls over file descriptor 3, a socketpair, with the
+//       framed protocol of SkillWire (length-prefixed JSON). Resource limits are applied before the
+//       skill is loaded. When the host goes away (the socket reaches end-of-file, even after the host
+//       was killed with SIGKILL), this process and anything the skill forked end at once. (Serve/)
 //
 // This executable does not import Foundation: it starts fast and loads as little as possible next to
-// the skills it examines. Each line is built as bytes straight from the skill's C strings.
+// the skills it runs. Frames and lines are built as bytes straight from the skill's C strings.
 import Glibc
-import SkillABI
 
-let resultFD: Int32 = 3
-
-/// One line of JSON under construction.
-struct Line {
-    var bytes: [UInt8] = []
-
-    mutating func raw(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
-
-    mutating func number<T: BinaryInteger>(_ n: T) { bytes.append(contentsOf: String(n).utf8) }
-
-    mutating func bool(_ b: Bool) { b ? raw("true") : raw("false") }
-
-    /// `"key":`, with a comma before it unless it opens the object.
-    mutating func key(_ k: StaticString) {
-        if let last = bytes.last, last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        raw(k)
-        raw("\":")
-    }
-
-    /// A JSON string of `u`'s bytes, escaped; runs that need no escaping are copied whole.
-    mutating func quoted(_ u: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
-        var start = 0
-        for i in 0..<u.count {
-            let c = u[i]
-            guard c < 0x20 || c == 0x22 || c == 0x5c else { continue }
-            if i > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
-            switch c {
-            case 0x22: raw("\\\"")
-            case 0x5c: raw("\\\\")
-            case 0x0a: raw("\\n")
-            case 0x0d: raw("\\r")
-            case 0x09: raw("\\t")
-            default:
-                let hex: StaticString = "0123456789abcdef"
-                raw("\\u00")
-                bytes.append(hex.utf8Start[Int(c >> 4)])
-                bytes.append(hex.utf8Start[Int(c & 15)])
-            }
-            start = i + 1
-        }
-        if start < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    mutating func quoted(_ s: String) {
-        var s = s
-        s.withUTF8 { quoted($0) }
-    }
-
-    /// A C string field: null, the string, or `{"invalidUTF8":true}` so the host can name the field
-    /// instead of silently repairing it.
-    mutating func field(_ p: UnsafePointer<CChar>?) {
-        guard let p else { return raw("null") }
-        let u = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
-        if u.contains(where: { $0 >= 0x80 }) && String(validating: u, as: UTF8.self) == nil {
-            return raw("{\"invalidUTF8\":true}")
-        }
-        quoted(u)
-    }
-
-    func emit() {
-        var out = bytes
-        out.append(0x0a)
-        out.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = write(resultFD, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 {
-                    if n < 0 && errno == EINTR { continue }
-                    exit(3)  // the host is gone
-                }
-                off += n
-            }
-        }
-    }
-}
-
-/// True when a struct of `size` bytes (as the skill compiled it) contains the field ending at `end`.
-func has(_ size: UInt32, _ end: Int) -> Bool { Int(size) >= end }
-
-func end<Root, T>(_ kp: KeyPath<Root, T>) -> Int { MemoryLayout<Root>.offset(of: kp)! + MemoryLayout<T>.size }
-
-func describeIntent(_ ip: UnsafePointer<skh_intent>, into l: inout Line) {
-    let i = ip.pointee
-    let size = i.struct_size
-    l.raw("{")
-    l.key("structSize"); l.number(size)
-    if has(size, end(\skh_intent.flags)) { l.key("flags"); l.number(i.flags) }
-    if has(size, end(\skh_intent.name)) { l.key("name"); l.field(i.name) }
-    if has(size, end(\skh_intent.description)) { l.key("description"); l.field(i.description) }
-    if has(size, end(\skh_intent.input_schema)) { l.key("inputSchema"); l.field(i.input_schema) }
-    if has(size, end(\skh_intent.output_schema)) { l.key("outputSchema"); l.field(i.output_schema) }
-    if has(size, end(\skh_intent.surfaces)) { l.key("surfaces"); l.number(i.surfaces) }
-    if has(size, end(\skh_intent.priority)) { l.key("priority"); l.number(i.priority) }
-    if has(size, end(\skh_intent.confidence)) {
-        l.key("confidence")
-        if i.confidence.isFinite { l.bytes.append(contentsOf: "\(i.confidence)".utf8) } else { l.raw("null") }
-    }
-    if has(size, end(\skh_intent.keywords)) { l.key("keywords"); l.field(i.keywords) }
-    if has(size, end(\skh_intent.examples)) { l.key("examples"); l.field(i.examples) }
-    l.raw("}")
-}
-
-func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
-    let s = sp.pointee
-    l.raw("{")
-    l.key("abiMajor"); l.number(s.abi_major)
-    l.key("abiMinor"); l.number(s.abi_minor)
-    l.key("structSize"); l.number(s.struct_size)
-    // Another major: read nothing beyond the version (its layout may differ).
-    guard s.abi_major == UInt32(SKH_ABI_VERSION_MAJOR) else { return l.raw("}") }
-    let size = s.struct_size
-    if has(size, end(\skh_skill.flags)) { l.key("flags"); l.number(s.flags) }
-    if has(size, end(\skh_skill.id)) { l.key("id"); l.field(s.id) }
-    if has(size, end(\skh_skill.name)) { l.key("name"); l.field(s.name) }
-    if has(size, end(\skh_skill.version)) { l.key("version"); l.field(s.version) }
-    if has(size, end(\skh_skill.category)) { l.key("category"); l.field(s.category) }
-    if has(size, end(\skh_skill.vendor)) { l.key("vendor"); l.field(s.vendor) }
-    if has(size, end(\skh_skill.description)) { l.key("description"); l.field(s.description) }
-    if has(size, end(\skh_skill.toolchain)) { l.key("toolchain"); l.field(s.toolchain) }
-    if has(size, end(\skh_skill.`init`)) { l.key("hasInit"); l.bool(s.`init` != nil) }
-    if has(size, end(\skh_skill.invoke)) { l.key("hasInvoke"); l.bool(s.invoke != nil) }
-    if has(size, end(\skh_skill.health)) { l.key("hasHealth"); l.bool(s.health != nil) }
-    if has(size, end(\skh_skill.release)) { l.key("hasRelease"); l.bool(s.release != nil) }
-    if has(size, end(\skh_skill.intents)) {
-        l.key("intentCount"); l.number(s.intent_count)
-        if let intents = s.intents, s.intent_count <= 1024 {
-            // Step by the skill's own struct size (the array may come from a newer minor).
-            let stride = max(Int(intents.pointee.struct_size), 8)
-            let base = UnsafeRawPointer(intents)
-            l.key("intents")
-            l.raw("[")
-            for k in 0..<Int(s.intent_count) {
-                if k > 0 { l.raw(",") }
-                describeIntent(base.advanced(by: k * stride).assumingMemoryBound(to: skh_intent.self), into: &l)
-            }
-            l.raw("]")
-        }
-    }
-    l.raw("}")
-}
-
-func manifest(of path: String) -> Line {
-    var l = Line()
-    l.raw("{")
-    l.key("file"); l.quoted(path)
-    guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-        l.key("status"); l.raw("\"dlopen_failed\"")
-        l.key("error"); l.quoted(dlerror().map { String(cString: $0) } ?? "unknown error")
-        l.raw("}")
-        return l
-    }
-    guard let sym = dlsym(handle, SKH_ENTRY_SYMBOL) else {
-        l.key("status"); l.raw("\"no_entry\"}")
-        return l
-    }
-    let entry = unsafeBitCast(sym, to: skh_entry_fn.self)
-    guard let skill = entry() else {
-        l.key("status"); l.raw("\"entry_null\"}")
-        return l
-    }
-    l.key("status"); l.raw("\"ok\"")
-    l.key("skill"); describe(skill, into: &l)
-    l.raw("}")
-    return l
-}
-
-let args = CommandLine.arguments
-guard args.count >= 2, args[1] == "manifest" else {
-    let msg = "usage: skillhost-worker manifest FILE...\n(started by skillhost; not meant to be run by hand)\n"
+let arguments = CommandLine.arguments
+if arguments.count >= 2 && arguments[1] == "manifest" {
+    runManifestMode(arguments.dropFirst(2))
+} else if arguments.count >= 2 && arguments[1] == "serve" {
+    runServeMode(Array(arguments.dropFirst(2)))
+} else {
+    let msg = "usage: skillhost-worker manifest FILE...\n       skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N]\n(started by skillhost; not meant to be run by hand)\n"
     _ = msg.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
-for path in args.dropFirst(2) {
-    manifest(of: path).emit()
-}
-exit(0)

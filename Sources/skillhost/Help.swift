@@ -43,7 +43,9 @@ enum Help {
     static let invoke = """
     USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--json]
 
-    Calls INTENT. The input (default {}) is validated against the intent's schema first.
+    Calls INTENT. The input (default {}) is validated against the intent's schema first. The skill
+    runs in its own worker process (unless the config lists it under "trusted"), so a crash, a hang
+    or a runaway allocation ends as an error (crashed, timeout), never as the host's crash.
     --json prints {"ok":true,"skill":ID,"result":…} or {"ok":false,"error":{"kind":…,"message":…}};
     the exit code names the error kind (see skillhost --help).
     """
@@ -51,8 +53,8 @@ enum Help {
     static let health = """
     USAGE: skillhost health [--json]
 
-    Probes every registered skill now (each with the health deadline) and records the answers, which
-    `list` then shows. Exits 1 if any skill is not ok.
+    Probes every registered skill now (each with the health deadline, in the worker process its calls
+    use) and records the answers, which `list` then shows. Exits 1 if any skill is not ok.
     """
 
     static let install = """

@@ -18,7 +18,7 @@ final class BundledSkillTests: EndToEndTestCase {
             throw HarnessError("refused")
         }
         XCTAssertNotNil(list.skills.first("id", id), "\(name) should register as \(id): \(list.result.summary)")
-        XCTAssertEqual(list.skills.first("id", id)?["isolation"] as? String, "in-process")
+        XCTAssertEqual(list.skills.first("id", id)?["isolation"] as? String, "process", "not trusted: runs in a worker process")
     }
 
     // MARK: - Echo (Swift)

@@ -350,6 +350,45 @@ class EndToEndTestCase: XCTestCase {
         return try XCTUnwrap(o["result"], "no result: \(r.summary)", file: file, line: line)
     }
 
+    /// Writes `json` as the test's config file and points `skillhost` at it (SKILLHOST_CONFIG).
+    @discardableResult
+    func writeConfig(_ json: String) throws -> String {
+        let path = work + "/config.json"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        extraEnvironment["SKILLHOST_CONFIG"] = path
+        return path
+    }
+
+    // MARK: - Processes
+
+    /// Live processes whose command line contains "skillhost-worker" and `folder` (default: the test's
+    /// skill folder): the test's workers, and anything they forked (a fork keeps the command line).
+    /// A zombie has an empty command line and is not listed (it is dead; only its parent can reap it).
+    func workerProcesses(naming folder: String? = nil) -> [(pid: Int32, cmdline: String)] {
+        let needle = folder ?? skills
+        var found: [(Int32, String)] = []
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for e in entries {
+            guard let pid = Int32(e), pid != getpid(),
+                  let data = FileManager.default.contents(atPath: "/proc/\(e)/cmdline"), !data.isEmpty else { continue }
+            let cmd = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            if cmd.contains("skillhost-worker") && cmd.contains(needle) { found.append((pid, cmd)) }
+        }
+        return found
+    }
+
+    /// Fails unless no process of the test's workers (or what they forked) is alive; waits up to
+    /// `timeout` for processes that are just ending.
+    func assertNoWorkersLeft(timeout: TimeInterval = 2, file: StaticString = #filePath, line: UInt = #line) {
+        let end = Date().addingTimeInterval(timeout)
+        var left = workerProcesses()
+        while !left.isEmpty && Date() < end {
+            usleep(20_000)
+            left = workerProcesses()
+        }
+        XCTAssertTrue(left.isEmpty, "processes left behind: \(left.map { "\($0.pid): \($0.cmdline)" })", file: file, line: line)
+    }
+
     /// The host goes on serving: test.fixture.echo (echo_c.so) is listed and answers fixture.echo.
     func assertEchoStillServes(file: StaticString = #filePath, line: UInt = #line) throws {
         let list = skillhost("list", "--json")

@@ -113,6 +113,8 @@ final class InvokeTests: EndToEndTestCase {
 
     func testSkillStdoutNoiseNeverReachesStdout() throws {
         try addSkill("stdout_noise.so")
+        // In a worker, what a skill prints is kept as its log; SKILLHOST_LOG=info shows it on stderr.
+        extraEnvironment["SKILLHOST_LOG"] = "info"
         let r = invoke("fixture.noise")
         let result = try assertInvokeOK(r, skill: "test.fixture.stdoutnoise")
         XCTAssertEqual(result as? [String: Bool], ["quiet": true])
@@ -120,13 +122,14 @@ final class InvokeTests: EndToEndTestCase {
         XCTAssertEqual(lines.count, 1, "stdout is exactly one JSON line: \(r.summary)")
         XCTAssertTrue(r.stdout.hasSuffix("}\n"), r.summary)
         XCTAssertFalse(r.stdout.contains("noise from"), r.summary)
-        XCTAssertTrue(r.stderr.contains("stdout noise from invoke of fixture.noise"), "the noise goes to stderr: \(r.summary)")
+        XCTAssertTrue(r.stderr.contains("[test.fixture.stdoutnoise] info: output: {\"noise\":\"stdout noise from invoke of fixture.noise\"}"),
+                      "the noise goes to the skill log on stderr: \(r.summary)")
         XCTAssertTrue(r.stderr.contains("stdout noise from the constructor of stdout_noise.so"), r.summary)
     }
 
     func testSkillStdoutNoiseNeverReachesListJSON() throws {
         try addSkill("stdout_noise.so")
-        // The first list scans (in a worker); the invoke loads the skill in-process; list again.
+        // The first list scans (in a scan process); the invoke runs the skill in a worker; list again.
         let ids = try listAll().skills.compactMap { $0["id"] as? String }
         XCTAssertEqual(Set(ids), ["test.fixture.echo", "test.fixture.stdoutnoise"])
         try assertInvokeOK(invoke("fixture.noise"), skill: "test.fixture.stdoutnoise")

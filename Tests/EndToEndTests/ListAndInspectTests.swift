@@ -25,7 +25,7 @@ final class ListAndInspectTests: EndToEndTestCase {
             let path = try XCTUnwrap(s["path"] as? String)
             XCTAssertTrue(path.hasPrefix("/"), "path is absolute: \(path)")
             XCTAssertEqual(path, e.path)
-            XCTAssertEqual(s["isolation"] as? String, "in-process")
+            XCTAssertEqual(s["isolation"] as? String, "process", "isolation is the default")
             XCTAssertEqual(s["health"] as? String, "ok")
         }
     }

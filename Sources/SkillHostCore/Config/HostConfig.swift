@@ -6,12 +6,18 @@ import FoundationEssentials
 ///     {
 ///       "skills": { "dev.skillhost.calendar": { "calendars": ["~/cal/work.ics"] } },
 ///       "invokeTimeoutMs": 10000, "scanTimeoutMs": 5000, "healthTimeoutMs": 5000,
-///       "locale": "zh-CN", "timeZone": "Asia/Shanghai"
+///       "locale": "zh-CN", "timeZone": "Asia/Shanghai",
+///       "trusted": ["dev.skillhost.units"],
+///       "workers": { "memoryLimitMB": 1024, "openFiles": 256, "cpuSecondsPerCall": 60, "killGraceMs": 200 }
 ///     }
 ///
 /// `skills.<id>` is handed to that skill, and only to it, as `config` in its call context. Strings in
 /// it that start with `~/` are expanded to the home directory, and relative paths stay relative to
 /// the folder the config file is in, so a config next to its data works from anywhere.
+///
+/// Every skill runs in a worker process (`WorkerRuntime`) unless its id is in `trusted`: only the
+/// host's owner can mark a skill trusted, never the skill itself. `workers` sets the limits of those
+/// processes (see `WorkerSettings`).
 public struct HostConfig: Sendable {
     public var skills: [String: JSON] = [:]
     public var invokeTimeoutMs: Int = 10_000
@@ -19,6 +25,9 @@ public struct HostConfig: Sendable {
     public var healthTimeoutMs: Int = 5_000
     public var locale: String?
     public var timeZone: String?
+    /// Skill ids that run inside the host process (loaded with dlopen) instead of a worker process.
+    public var trusted: Set<String> = []
+    public var workers = WorkerSettings()
     /// The file this came from, if any.
     public var source: String?
 
@@ -62,6 +71,13 @@ public struct HostConfig: Sendable {
             case "invokeTimeoutMs": c.invokeTimeoutMs = try int()
             case "scanTimeoutMs": c.scanTimeoutMs = try int()
             case "healthTimeoutMs": c.healthTimeoutMs = try int()
+            case "trusted":
+                guard let a = m.value.arrayValue, a.allSatisfy({ $0.stringValue != nil }) else {
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"trusted\" must be an array of skill ids, found \(m.value.serialized)",
+                                     hint: "for example \"trusted\": [\"dev.skillhost.units\"]")
+                }
+                c.trusted = Set(a.compactMap(\.stringValue))
+            case "workers": c.workers = try WorkerSettings(m.value, file: path)
             case "locale": c.locale = m.value.stringValue
             case "timeZone": c.timeZone = m.value.stringValue
             default:
@@ -81,6 +97,39 @@ public struct HostConfig: Sendable {
         case .array(let a): return .array(a.map { expandPaths($0, base: base, home: home) })
         case .object(let o): return .object(JSONObject(o.members.map { ($0.key, expandPaths($0.value, base: base, home: home)) }))
         default: return v
+        }
+    }
+}
+
+/// Limits of the worker processes skills run in (config member `"workers"`). They catch faulty skills;
+/// they are not a sandbox (see the README's "Isolation" section). 0 turns a limit off.
+public struct WorkerSettings: Sendable, Equatable {
+    /// Address space (RLIMIT_AS) of one worker, in MiB. Default 1024.
+    public var memoryLimitMB = 1024
+    /// Open file descriptors (RLIMIT_NOFILE) of one worker. Default 256.
+    public var openFiles = 256
+    /// CPU seconds one call may use (RLIMIT_CPU, moved forward at each call). Default 60.
+    public var cpuSecondsPerCall = 60
+    /// After a deadline passes, how long a worker gets between SIGTERM and SIGKILL. Default 200 ms.
+    public var killGraceMs = 200
+
+    public init() {}
+
+    init(_ j: JSON, file: String) throws(SkillError) {
+        guard case .object(let o) = j else {
+            throw SkillError(.invalidInput, "config file \"\(file)\": \"workers\" must be an object, e.g. {\"memoryLimitMB\": 1024}")
+        }
+        for m in o {
+            guard let v = m.value.intValue, v >= 0, v <= 1 << 30 else {
+                throw SkillError(.invalidInput, "config file \"\(file)\": \"workers.\(m.key)\" must be a non-negative integer (0 turns the limit off), found \(m.value.serialized)")
+            }
+            switch m.key {
+            case "memoryLimitMB": memoryLimitMB = Int(v)
+            case "openFiles": openFiles = Int(v)
+            case "cpuSecondsPerCall": cpuSecondsPerCall = Int(v)
+            case "killGraceMs": killGraceMs = Int(v)
+            default: HostLog.warning("config file \"\(file)\": unknown setting \"workers.\(m.key)\" ignored")
+            }
         }
     }
 }

@@ -12,16 +12,20 @@ public final class Invoker: Sendable {
     let config: HostConfig
     let paths: HostPaths
     let environment: [String: String]
+    /// The `skillhost-worker` executable that runs skills in worker processes.
+    let workerPath: String
     /// Per skill id: compiled schemas per intent, the loaded runtime, and context prefixes per caller
     /// kind — built on first use, so a call pays for lookups only.
     private let schemas = Mutex<[String: [String: (input: JSONSchema, output: JSONSchema?)]]>([:])
-    private let runtimes = Mutex<[String: InProcessSkill]>([:])
+    private let runtimes = Mutex<[String: any SkillRuntime]>([:])
     private let contextPrefixes = Mutex<[String: [String: String]]>([:])
     let settings: CallSettings
     let clock: CallClock
 
-    init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String]) {
+    init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String],
+         workerPath: String) {
         self.registry = registry
+        self.workerPath = workerPath
         self.config = config
         self.paths = paths
         self.environment = environment
@@ -72,15 +76,9 @@ public final class Invoker: Sendable {
 
         // 4. Load and call.
         let runtime: any SkillRuntime
-        if let r = runtimes.withLock({ $0[skill.id] }) {
-            runtime = r
-        } else {
-            switch InProcessSkill.load(skill) {
-            case .success(let r):
-                runtimes.withLock { $0[skill.id] = r }
-                runtime = r
-            case .failure(let e): return .failure(e)
-            }
+        switch self.runtime(for: skill) {
+        case .success(let r): runtime = r
+        case .failure(let e): return .failure(e)
         }
         let raw: RawCompletion
         switch runtime.invoke(intent: binding.intent.name, input: inputBytes, context: context(for: skill, caller: request.caller),
@@ -104,14 +102,18 @@ public final class Invoker: Sendable {
             default: return .failure(SkillError(.internal, "\(who) completed with unknown status \(raw.status): \(message)", skillID: skill.id))
             }
         }
-        guard let bytes = raw.result else {
-            return .failure(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
-        }
         let result: JSON
-        do { result = try JSON.parse(bytes) } catch {
+        if let parsed = raw.parsedResult {
+            result = parsed
+        } else {
+            guard let bytes = raw.result else {
+                return .failure(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+            }
+            do { result = try JSON.parse(bytes) } catch {
             let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
-            return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
-                                       hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+                return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
+                                           hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+            }
         }
         if let out = schema.output {
             let bad = out.validate(result)
@@ -122,6 +124,34 @@ public final class Invoker: Sendable {
         }
         return .success(InvokeSuccess(intent: request.intent, skillID: skill.id, skillVersion: skill.summary.version.description,
                                       result: result, message: raw.message, durationMs: elapsed))
+    }
+
+    /// The runtime that runs `skill`'s code, created on first use: in this process for a skill the
+    /// config marks trusted (`Isolation.inProcess`), else in a worker process (`WorkerRuntime`, which
+    /// starts its worker on the first call).
+    func runtime(for skill: RegisteredSkill) -> Result<any SkillRuntime, SkillError> {
+        if let r = runtimes.withLock({ $0[skill.id] }) { return .success(r) }
+        let made: any SkillRuntime
+        switch skill.isolation {
+        case .inProcess:
+            switch InProcessSkill.load(skill) {
+            case .success(let r): made = r
+            case .failure(let e): return .failure(e)
+            }
+        case .process:
+            made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: config.workers)
+        }
+        return .success(runtimes.withLock { map in
+            if let r = map[skill.id] { return r }
+            map[skill.id] = made
+            return made
+        })
+    }
+
+    /// Stops every worker process this invoker started (in-process skills stay loaded).
+    func shutdown() {
+        let all = runtimes.withLock { Array($0.values) }
+        DispatchQueue.concurrentPerform(iterations: all.count) { all[$0].shutdown() }
     }
 
     /// The compiled input and output schemas of `intent`, from the skill's full manifest (parsed once).

@@ -6,8 +6,11 @@ import Synchronization
 /// What a skill's completion delivered, copied out of the skill's buffers.
 struct RawCompletion: Sendable {
     var status: Int32
+    /// The result bytes as the skill gave them (nil: none), when not already parsed.
     var result: [UInt8]?
     var message: String?
+    /// The result, already parsed (a worker's completion frame carries it as JSON).
+    var parsedResult: JSON? = nil
 }
 
 /// One in-flight call into skill code: owns the `skh_call` the skill sees and receives its completion.

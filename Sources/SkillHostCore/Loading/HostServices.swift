@@ -45,12 +45,35 @@ enum HostServices {
 }
 
 /// The shared context store skills read and write through the host services. Values are JSON
-/// bytes; readers get a copy (a snapshot), never shared mutable state. Thread-safe.
+/// bytes; readers get a copy (a snapshot), never shared mutable state. Skills in worker processes get
+/// a copy of the whole store with a call whenever it changed since their last call, and their writes
+/// come back through `set` (see `WorkerContextStore` in skillhost-worker). Thread-safe.
 final class ContextStore: Sendable {
     static let shared = ContextStore()
-    private let values = Mutex<[String: [UInt8]]>([:])
-    func get(_ key: String) -> [UInt8]? { values.withLock { $0[key] } }
-    func set(_ key: String, _ value: [UInt8]) { values.withLock { $0[key] = value } }
+    private let values = Mutex<(version: UInt64, map: [String: [UInt8]])>((0, [:]))
+    func get(_ key: String) -> [UInt8]? { values.withLock { $0.map[key] } }
+    func set(_ key: String, _ value: [UInt8]) {
+        values.withLock { v in
+            v.map[key] = value
+            v.version += 1
+        }
+    }
+
+    /// The store as one JSON object, with its version, if the version differs from `version`.
+    func snapshot(ifNewerThan version: UInt64) -> (UInt64, [UInt8])? {
+        values.withLock { v -> (UInt64, [UInt8])? in
+            guard v.version != version else { return nil }
+            var out: [UInt8] = [UInt8(ascii: "{")]
+            for (k, value) in v.map.sorted(by: { $0.key < $1.key }) {
+                if out.count > 1 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: JSON.quote(k).utf8)
+                out.append(UInt8(ascii: ":"))
+                out.append(contentsOf: value)
+            }
+            out.append(UInt8(ascii: "}"))
+            return (v.version, out)
+        }
+    }
 }
 
 /// Where skills' log lines go: stderr, prefixed with the skill id, filtered by level

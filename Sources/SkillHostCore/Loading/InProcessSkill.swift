@@ -30,11 +30,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         if let s = loaded.withLock({ $0[key] }) { return .success(s) }
         return loaded.withLock { map -> Result<InProcessSkill, SkillError> in
             if let s = map[key] { return .success(s) }
-            var st = stat()
-            guard stat(file.path, &st) == 0, UInt64(st.st_ino) == file.inode,
-                  Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == file.mtimeNs else {
-                return .failure(SkillError(.loadFailed, "\"\(file.path)\" changed or disappeared since it was scanned", hint: "run the command again; the folder will be rescanned", skillID: scanned.id))
-            }
+            if let changed = WorkerRuntime.changedSinceScan(scanned) { return .failure(changed) }
             guard let handle = dlopen(file.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
                 let err = dlerror().map { String(cString: $0) } ?? "unknown error"
                 return .failure(SkillError(.loadFailed, "cannot load \"\(file.path)\": \(err)", skillID: scanned.id))
@@ -102,10 +98,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
             return HealthProbe(status: .unavailable, message: "health check did not answer before the deadline")
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
-        let detail = text.flatMap { try? JSON.parse($0) }
-        let status: HealthProbe.Status = rc == SKH_HEALTH_OK ? .ok : rc == SKH_HEALTH_DEGRADED ? .degraded : .unavailable
-        let message = detail?["message"]?.stringValue ?? (rc == SKH_HEALTH_OK ? "ok" : "health check returned \(rc)")
-        return HealthProbe(status: status, message: message, latencyMs: detail?["latencyMs"]?.doubleValue ?? elapsed, detail: detail)
+        return HealthProbe(skillStatus: rc, detail: text.flatMap { try? JSON.parse($0) }, elapsedMs: elapsed)
     }
 }
 

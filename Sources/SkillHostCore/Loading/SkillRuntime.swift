@@ -1,7 +1,9 @@
 import Dispatch
+import SkillABI
 
 /// A loaded skill that can be called: the seam between the invoker and how a skill's code runs.
-/// `InProcessSkill` is the in-process implementation; a worker-process one slots in beside it.
+/// `InProcessSkill` runs it in the host process (trusted skills); `WorkerRuntime` in a worker process
+/// (every other skill).
 ///
 /// Contract for implementers: `invoke` never throws for a skill's failure — every outcome, including
 /// a deadline passing, comes back as a `RawCompletion` or a `SkillError`; it is safe to call from any
@@ -12,6 +14,13 @@ protocol SkillRuntime: Sendable {
 
     /// Asks the skill whether it can serve now, with the context a call would get. Blocks up to `deadline`.
     func health(context: String, deadline: DispatchTime) -> HealthProbe
+
+    /// Releases what the runtime holds outside the host process (a worker). Blocks briefly.
+    func shutdown()
+}
+
+extension SkillRuntime {
+    func shutdown() {}
 }
 
 /// The answer of a health probe.
@@ -22,4 +31,19 @@ public struct HealthProbe: Sendable {
     public var latencyMs: Double?
     /// Extra members of the skill's detail object.
     public var detail: JSON?
+
+    public init(status: Status, message: String, latencyMs: Double? = nil, detail: JSON? = nil) {
+        self.status = status
+        self.message = message
+        self.latencyMs = latencyMs
+        self.detail = detail
+    }
+
+    /// What a skill's health function answered: its SKH_HEALTH_* code and optional detail object
+    /// (`message`, `latencyMs`, …); `elapsedMs` is the latency when the detail gives none.
+    init(skillStatus rc: Int32, detail: JSON?, elapsedMs: Double) {
+        let status: Status = rc == SKH_HEALTH_OK ? .ok : rc == SKH_HEALTH_DEGRADED ? .degraded : .unavailable
+        let message = detail?["message"]?.stringValue ?? (rc == SKH_HEALTH_OK ? "ok" : "health check returned \(rc)")
+        self.init(status: status, message: message, latencyMs: detail?["latencyMs"]?.doubleValue ?? elapsedMs, detail: detail)
+    }
 }

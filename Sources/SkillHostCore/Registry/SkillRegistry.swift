@@ -1,8 +1,10 @@
-/// How a skill's code runs.
+/// How a skill's code runs. `.process` for every skill unless the config's `"trusted"` list names it:
+/// a skill's own say-so never counts.
 public enum Isolation: String, Sendable {
-    /// In a supervised worker process (not yet available in this build).
+    /// In a supervised worker process (`skillhost-worker serve`, see `WorkerRuntime`): a crash, a hang
+    /// or a runaway allocation costs that process, not the host.
     case process
-    /// Loaded into the host process with dlopen.
+    /// Loaded into the host process with dlopen: fastest, but the skill's faults are the host's.
     case inProcess = "in-process"
 }
 

@@ -3,10 +3,12 @@ import Glibc
 
 /// A child process started with `posix_spawn` (never a bare `fork` in this multi-threaded host).
 ///
-/// The child gets: stdin from /dev/null, stdout to /dev/null (a skill's noise must never reach the
-/// host's stdout), stderr into a pipe the parent drains (the last lines name what went wrong), and
-/// fd 3 the write end of a result pipe. The owner must call `wait()` (or `kill` then `wait()`) so
-/// that no zombie is left. Not thread-safe: one owner at a time.
+/// The scan-process layout (`init`): stdin from /dev/null, stdout to /dev/null (a skill's noise must
+/// never reach the host's stdout), stderr into a pipe the parent drains (the last lines name what went
+/// wrong), and fd 3 the write end of a result pipe. The owner must call `wait()` (or `kill` then
+/// `wait()`) so that no zombie is left. Not thread-safe: one owner at a time.
+/// Worker processes use the same start (`spawn` with `Layout.worker`) but supervise the child
+/// themselves (see `WorkerProcess`).
 final class ChildProcess {
     let pid: pid_t
     /// Read end of the child's fd 3.
@@ -16,25 +18,39 @@ final class ChildProcess {
     private var stderrTail: [UInt8] = []
     private var reaped: Int32?
 
-    /// Starts `executable` with `arguments` (argv[0] is the executable path).
-    init(executable: String, arguments: [String]) throws(SkillError) {
-        var resultPipe: [Int32] = [-1, -1]
-        var errPipe: [Int32] = [-1, -1]
-        guard pipe(&resultPipe) == 0, pipe(&errPipe) == 0 else {
-            throw SkillError(.internal, "cannot create a pipe for a scan process: \(String(cString: strerror(errno)))")
-        }
-        for fd in resultPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    /// How a child's file descriptors and process group are set up.
+    enum Layout {
+        /// stdout → /dev/null, stderr → `stderr`, fd 3 → `fd3`; same process group as the host.
+        case scan(stderr: Int32, fd3: Int32)
+        /// stdout and stderr → `output`, fd 3 → `fd3`; a process group of its own (led by the child),
+        /// so that the child and anything it forks can be signalled together.
+        case worker(output: Int32, fd3: Int32)
+    }
+
+    /// Starts `executable` with `arguments` (argv[0] is the executable path) and returns its pid.
+    /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child (the caller
+    /// keeps and closes its own copies). Every other descriptor of the host must be close-on-exec.
+    static func spawn(executable: String, arguments: [String], layout: Layout) throws(SkillError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        posix_spawn_file_actions_adddup2(&actions, resultPipe[1], 3)
-
+        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
+        switch layout {
+        case .scan(let err, let fd3):
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, err, 2)
+            posix_spawn_file_actions_adddup2(&actions, fd3, 3)
+        case .worker(let output, let fd3):
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+            posix_spawn_file_actions_adddup2(&actions, fd3, 3)
+            posix_spawnattr_setpgroup(&attr, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
         // The host ignores SIGPIPE; the child must get default signal dispositions back.
         var defaults = sigset_t()
         sigemptyset(&defaults)
@@ -44,31 +60,51 @@ final class ChildProcess {
         var noneBlocked = sigset_t()
         sigemptyset(&noneBlocked)
         posix_spawnattr_setsigmask(&attr, &noneBlocked)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attr, Int16(flags))
 
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         var cargv = argv + [nil]
         var child: pid_t = 0
-        // The worker is a Swift program: without this, a skill's crash would be reported with the Swift
-        // runtime's backtrace of the worker instead of what the skill itself wrote to stderr.
+        // The worker is a Swift program: without SWIFT_BACKTRACE=enable=no, a skill's crash would be
+        // reported with the Swift runtime's backtrace of the worker instead of what the skill itself
+        // wrote to stderr. Read per start: the host sets TZ from its config (see `HostTimeZone`).
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
         let envp = env.map { strdup("\($0.key)=\($0.value)") }
         defer { envp.forEach { free($0) } }
         var cenv = envp + [nil]
         let rc = posix_spawn(&child, executable, &actions, &attr, &cargv, &cenv)
-        close(resultPipe[1])
-        close(errPipe[1])
         guard rc == 0 else {
-            close(resultPipe[0])
-            close(errPipe[0])
             throw SkillError(.internal, "cannot start \(executable): \(String(cString: strerror(rc)))",
                              hint: "reinstall skillhost so that skillhost-worker sits next to skillhost, or set SKILLHOST_WORKER")
         }
+        return child
+    }
+
+    /// Starts a scan process (the layout described above).
+    init(executable: String, arguments: [String]) throws(SkillError) {
+        // Close-on-exec at creation: another thread may be starting a child at this very moment.
+        guard let resultPipe = Descriptors.pipe() else {
+            throw SkillError(.internal, "cannot create a pipe for a scan process: \(String(cString: strerror(errno)))")
+        }
+        guard let errPipe = Descriptors.pipe() else {
+            let why = String(cString: strerror(errno))
+            close(resultPipe.read); close(resultPipe.write)
+            throw SkillError(.internal, "cannot create a pipe for a scan process: \(why)")
+        }
+        let child: pid_t
+        do {
+            child = try Self.spawn(executable: executable, arguments: arguments, layout: .scan(stderr: errPipe.write, fd3: resultPipe.write))
+        } catch {
+            for fd in [resultPipe.read, resultPipe.write, errPipe.read, errPipe.write] { close(fd) }
+            throw error
+        }
+        close(resultPipe.write)
+        close(errPipe.write)
         pid = child
-        resultFD = resultPipe[0]
-        stderrFD = errPipe[0]
+        resultFD = resultPipe.read
+        stderrFD = errPipe.read
         _ = fcntl(stderrFD, F_SETFL, fcntl(stderrFD, F_GETFL) | O_NONBLOCK)
     }
 

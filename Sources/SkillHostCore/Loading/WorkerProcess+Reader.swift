@@ -1,0 +1,192 @@
+import Dispatch
+import Glibc
+import SkillABI
+import SkillWire
+import Synchronization
+
+/// The reader thread of a `WorkerProcess`: the only reader of the channel and the output pipe, and the
+/// one that finalizes the worker (see `WorkerProcess` for the threads and who owns what).
+/// Errors: a frame that is not the protocol marks the worker `protocolError` and ends it; callers
+/// waiting on it get `internal`. Every other end is reported by `WorkerDeath`.
+extension WorkerProcess {
+    // MARK: - Reader thread
+
+    func readLoop() {
+        var reader = FrameReader()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var outputOpen = true
+        var exited = false
+        var channelOpen = true
+        reading: while channelOpen {
+            var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: exited ? -1 : wake.read, events: Int16(POLLIN), revents: 0)]
+            let r = poll(&fds, 3, exited ? 0 : -1)
+            if r < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if fds[2].revents != 0 { exited = true }
+            if fds[1].revents != 0 || exited, outputOpen {
+                outputOpen = drainOutput(&chunk)
+            }
+            if fds[0].revents != 0 || exited {
+                // Read everything there is: after the exit, frames the worker sent before it died.
+                while true {
+                    let n = chunk.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+                    if n <= 0 { channelOpen = false; break }
+                    chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                    do {
+                        while let frame = try reader.next() {
+                            if let problem = handle(frame) {
+                                brokeProtocol(problem)
+                                break reading
+                            }
+                        }
+                    } catch {
+                        let preview = String(decoding: reader.preview(24).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+                        brokeProtocol("\(error.reason); it sent \"\(preview)\"")
+                        break reading
+                    }
+                    if exited { continue }
+                    break
+                }
+            }
+            if exited { break }
+        }
+        // The channel ended (or broke): the process is ending or must end. After an end-of-file, give a
+        // process that is exiting anyway a moment, so its own exit status is what callers hear about.
+        if !exited && !state.withLock({ $0.cause != nil }) {
+            if exitSignal.wait(timeout: .now() + .milliseconds(100)) == .success {
+                exitSignal.signal()
+            } else {
+                state.withLock { s in if s.cause == nil { s.cause = .channelClosed } }
+            }
+        }
+        signalGroupIfAlive(SIGKILL)
+        exitSignal.wait()
+        if outputOpen { _ = drainOutput(&chunk) }
+        finalize()
+    }
+
+    /// SIGKILL if the worker has not exited yet (it closed its channel, or broke the protocol).
+    private func signalGroupIfAlive(_ sig: Int32) {
+        state.withLock { s in if !s.reaped && s.exit == nil { _ = kill(-pid, sig) } }
+    }
+
+    private func brokeProtocol(_ detail: String) {
+        state.withLock { s in if s.cause == nil { s.cause = .protocolError(detail: detail) } }
+    }
+
+    /// Reads what is available from the output pipe; false at its end.
+    private func drainOutput(_ chunk: inout [UInt8]) -> Bool {
+        var budget = 1 << 20  // do not let a flood starve the channel
+        while budget > 0 {
+            let n = chunk.withUnsafeMutableBytes { read(outputFD, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return true }  // EAGAIN: nothing more now
+            if n == 0 { return false }
+            chunk.withUnsafeBufferPointer { output.ingest(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+            budget -= n
+        }
+        return true
+    }
+
+    private func finalize() {
+        let lines = output.lastLines()
+        let note = output.fatalNote
+        let (death, calls, probes) = state.withLock { s -> (WorkerDeath, [WorkerWaiter<RawCompletion>], [WorkerWaiter<WorkerHealthAnswer>]) in
+            let exit = s.exit ?? (0, 0)
+            let d = WorkerDeath(status: exit.status, maxRSSKB: exit.maxRSSKB, cause: s.cause, note: note,
+                                wasReady: s.ready, lastLines: lines)
+            s.death = d
+            let c = Array(s.calls.values), p = Array(s.probes.values)
+            s.calls = [:]
+            s.probes = [:]
+            return (d, c, p)
+        }
+        sendLock.withLock { s in
+            s.closed = true
+            close(socket)
+        }
+        close(outputFD)
+        close(wake.read)
+        close(wake.write)
+        LiveWorkers.remove(self)
+        // The owner first (it counts the failure and sets the backoff), so that a caller woken below
+        // and calling again at once already sees the backoff.
+        onEnd(self, death)
+        for w in calls { w.resolve(.failure(death.error(skill: skill, intent: w.intent, settings: settings))) }
+        for w in probes { w.resolve(.failure(death.error(skill: skill, intent: nil, settings: settings))) }
+        if calls.isEmpty && probes.isEmpty && death.isUnexpected && death.wasReady {
+            HostLog.warning(death.error(skill: skill, intent: nil, settings: settings).message + " (while idle; a new worker starts with the next call)")
+        }
+        readySignal.signal()
+        endSignal.signal()
+    }
+
+    // MARK: - Frames from the worker
+
+    /// Routes one frame; returns a description of the problem if it is not the protocol.
+    private func handle(_ frame: [UInt8]) -> String? {
+        guard let j = try? JSON.parse(frame), case .object(let o) = j, let op = o["op"]?.stringValue else {
+            let shown = String(decoding: frame.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+            return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
+        }
+        let ready = state.withLock { $0.ready }
+        if !ready && op != "hello" && op != "load_failed" && op != "log" {
+            return "it sent \"\(op)\" before \"hello\""
+        }
+        let id = o["id"]?.intValue.map { UInt64(bitPattern: $0) } ?? 0
+        switch op {
+        case "hello":
+            guard o["protocol"]?.intValue == Int64(WireProtocol.version) else {
+                return "it speaks protocol \(o["protocol"]?.serialized ?? "?"), this host \(WireProtocol.version) (skillhost-worker is from another build; reinstall so both come from one)"
+            }
+            state.withLock { $0.ready = true }
+            if let problems = o["limitProblems"]?.arrayValue, !problems.isEmpty {
+                HostLog.warning("skill \(skill.id)'s worker could not apply every limit: " + problems.compactMap(\.stringValue).joined(separator: "; "))
+            }
+            readySignal.signal()
+        case "load_failed":
+            let kind = o["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)) ?? .loadFailed
+            let message = o["message"]?.stringValue ?? "the worker could not load the skill"
+            state.withLock { $0.loadError = SkillError(kind, message, hint: kind == .incompatible ? "run the command again; the folder will be rescanned" : nil, skillID: skill.id) }
+            readySignal.signal()
+        case "complete":
+            guard let status = o["status"]?.intValue else { return "it sent a \"complete\" without a status" }
+            let completion: RawCompletion
+            if let r = o["result"] {
+                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: nil, message: o["message"]?.stringValue, parsedResult: r)
+            } else {
+                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: o["resultText"]?.stringValue.map { Array($0.utf8) },
+                                           message: o["message"]?.stringValue)
+            }
+            if let w = state.withLock({ $0.calls.removeValue(forKey: id) }) {
+                w.resolve(.success(completion))
+            } else {
+                HostLog.warning("skill \(skill.id) completed a call after the host stopped waiting; the late result was dropped")
+            }
+        case "progress":
+            guard let w = state.withLock({ $0.calls[id] }) else { return nil }
+            w.progress?(UInt32(clamping: o["step"]?.intValue ?? 0), UInt32(clamping: o["total"]?.intValue ?? 0), o["message"]?.stringValue)
+        case "log":
+            SkillLog.shared.write(skill: skill.id, level: Int32(clamping: o["level"]?.intValue ?? 1), o["message"]?.stringValue ?? "")
+        case "health":
+            let answer = WorkerHealthAnswer(status: Int32(truncatingIfNeeded: o["status"]?.intValue ?? Int64(SKH_HEALTH_UNAVAILABLE)),
+                                            declared: o["declared"]?.boolValue ?? true,
+                                            detail: o["detail"].flatMap { $0 == .null ? nil : $0 })
+            state.withLock { $0.probes.removeValue(forKey: id) }?.resolve(.success(answer))
+        case "context_set":
+            guard let key = o["key"]?.stringValue, let value = o["value"] else { return "it sent a \"context_set\" without key or value" }
+            var bytes: [UInt8] = []
+            value.write(to: &bytes)
+            ContextStore.shared.set(key, bytes)
+        default:
+            break  // a newer worker's frame: ignored
+        }
+        return nil
+    }
+}

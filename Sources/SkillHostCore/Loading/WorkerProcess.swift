@@ -1,0 +1,290 @@
+import Dispatch
+import Glibc
+import SkillABI
+import SkillWire
+import Synchronization
+
+/// One running `skillhost-worker serve` process for one skill, and the host's side of its channel (a
+/// socketpair; the worker has its end as fd 3, and its stdout and stderr go to one pipe read here).
+///
+/// Threads (its own POSIX threads, never Dispatch's pool, because they block):
+///   reader   polls the channel and the output pipe; routes answers to waiters by id, progress to the
+///            caller, logs to the skill log, output to `WorkerOutput`. When the channel ends (or breaks)
+///            it finalizes: waits for the exit, fails every pending waiter with the cause, closes the
+///            descriptors, and tells the owner (`onEnd`).
+///   watcher  waits for the process to end without reaping it (waitid WNOWAIT), kills what is left of
+///            its process group (anything the skill forked), reaps it (no zombie) and wakes the reader.
+/// Callers (any thread) send frames under `sendLock` and wait on `WorkerWaiter`s with their deadline.
+///
+/// Ownership: a `WorkerRuntime` owns the current process; `LiveWorkers` holds every process that has
+/// not ended, so that the host can stop them all when it exits. The descriptors are closed by the
+/// finalizer only, under `sendLock`, so no caller ever writes to a closed (or reused) descriptor.
+/// Signals are sent to the process group only before the watcher has reaped the worker (`reaped`), so
+/// a reused pid is never hit. The reader thread's side is in WorkerProcess+Reader.swift.
+final class WorkerProcess: Sendable {
+    struct State {
+        var ready = false
+        var loadError: SkillError?
+        var death: WorkerDeath?
+        var calls: [UInt64: WorkerWaiter<RawCompletion>] = [:]
+        var probes: [UInt64: WorkerWaiter<WorkerHealthAnswer>] = [:]
+        var nextID: UInt64 = 1
+        var cause: WorkerStopCause?
+        var reaped = false
+        var exit: (status: Int32, maxRSSKB: Int)?
+    }
+
+    /// Guarded by `sendLock`: whether the channel is closed, and the context-store version last sent.
+    struct SendState {
+        var closed = false
+        var storeVersion: UInt64 = 0
+    }
+
+    let skill: RegisteredSkill
+    let settings: WorkerSettings
+    let pid: pid_t
+    let output: WorkerOutput
+    let socket: Int32
+    let outputFD: Int32
+    /// The watcher writes a byte here when the process has ended, to wake the reader's poll.
+    let wake: (read: Int32, write: Int32)
+    let state = Mutex(State())
+    let sendLock = Mutex(SendState())
+    /// Signalled (and passed on by each waiter) at hello, at a load failure, and at the end.
+    let readySignal = DispatchSemaphore(value: 0)
+    let exitSignal = DispatchSemaphore(value: 0)
+    /// Signalled (and passed on) once the finalizer is done.
+    let endSignal = DispatchSemaphore(value: 0)
+    let onEnd: @Sendable (WorkerProcess, WorkerDeath) -> Void
+
+    private init(skill: RegisteredSkill, settings: WorkerSettings, pid: pid_t, socket: Int32, outputFD: Int32,
+                 wake: (Int32, Int32), onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) {
+        self.skill = skill
+        self.settings = settings
+        self.pid = pid
+        self.socket = socket
+        self.outputFD = outputFD
+        self.wake = wake
+        self.onEnd = onEnd
+        output = WorkerOutput(skillID: skill.id)
+    }
+
+    /// Starts a worker for `skill` (it loads the skill and says hello on its own; see `waitReady`).
+    static func start(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings,
+                      onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) -> Result<WorkerProcess, SkillError> {
+        func failure(_ what: String) -> Result<WorkerProcess, SkillError> {
+            .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(what): \(String(cString: strerror(errno)))", skillID: skill.id))
+        }
+        guard let pair = Descriptors.socketPair() else { return failure("socketpair") }
+        guard let out = Descriptors.pipe() else {
+            close(pair.0); close(pair.1)
+            return failure("pipe")
+        }
+        guard let wake = Descriptors.pipe() else {
+            for fd in [pair.0, pair.1, out.read, out.write] { close(fd) }
+            return failure("pipe")
+        }
+        var args = ["serve", skill.file.path, "--id", skill.id]
+        if settings.memoryLimitMB > 0 { args += ["--memory-mb", String(settings.memoryLimitMB)] }
+        if settings.openFiles > 0 { args += ["--open-files", String(settings.openFiles)] }
+        if settings.cpuSecondsPerCall > 0 { args += ["--cpu-seconds", String(settings.cpuSecondsPerCall)] }
+        let pid: pid_t
+        do {
+            pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1))
+        } catch {
+            for fd in [pair.0, pair.1, out.read, out.write, wake.read, wake.write] { close(fd) }
+            return .failure(SkillError(error.kind, "cannot start a worker process for skill \(skill.id): \(error.message)", hint: error.hint, skillID: skill.id))
+        }
+        close(pair.1)
+        close(out.write)
+        for fd in [pair.0, out.read, wake.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        let w = WorkerProcess(skill: skill, settings: settings, pid: pid, socket: pair.0, outputFD: out.read, wake: wake, onEnd: onEnd)
+        LiveWorkers.add(w)
+        guard startDetachedThread({ w.watch() }), startDetachedThread({ w.readLoop() }) else {
+            // Without its threads nobody would reap it; this is as bad as it gets, but stay clean.
+            _ = kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            LiveWorkers.remove(w)
+            return failure("pthread_create")
+        }
+        return .success(w)
+    }
+
+    // MARK: - Calls
+
+    /// Waits until the worker has loaded its skill (hello). Returns nil when it is ready, else why not:
+    /// its load failure, its death, or (deadline passed) a timeout, after which the worker is stopped.
+    func waitReady(until deadline: DispatchTime, intent: String?) -> SkillError? {
+        if readySignal.wait(timeout: deadline) == .success { readySignal.signal() }
+        let (ready, loadError, death) = state.withLock { ($0.ready, $0.loadError, $0.death) }
+        if let loadError { return loadError }
+        if let death { return death.error(skill: skill, intent: intent, settings: settings) }
+        if ready { return nil }
+        terminate(.deadline(intent: intent ?? "a health check"))
+        return SkillError(.timeout, "skill \(skill.id) did not finish loading in its worker process before the deadline; the worker was stopped",
+                          hint: "its static initializers or init are slow or stuck; `skillhost inspect \(skill.file.path)` reads it with the scan deadline", skillID: skill.id)
+    }
+
+    /// Sends one call and waits for its completion until `deadline`. Nil means the deadline passed
+    /// (the call is forgotten; a late completion is dropped); the caller decides what happens to the worker.
+    func call(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+              progress: (@Sendable (UInt32, UInt32, String?) -> Void)?) -> Result<RawCompletion, SkillError>? {
+        let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress)
+        let registered: Result<UInt64, SkillError> = state.withLock { s in
+            if let d = s.death { return .failure(d.error(skill: skill, intent: intent, settings: settings)) }
+            let id = s.nextID
+            s.nextID += 1
+            s.calls[id] = waiter
+            return .success(id)
+        }
+        let id: UInt64
+        switch registered {
+        case .failure(let e): return .failure(e)
+        case .success(let i): id = i
+        }
+        output.callStarted()
+        var f: [UInt8] = [0, 0, 0, 0]
+        f.reserveCapacity(input.count + context.utf8.count + intent.utf8.count + 96)
+        f.append(contentsOf: #"{"op":"invoke","id":"#.utf8)
+        f.append(contentsOf: String(id).utf8)
+        f.append(contentsOf: #","intent":"#.utf8)
+        f.append(contentsOf: JSON.quote(intent).utf8)
+        f.append(contentsOf: #","input":"#.utf8)
+        f.append(contentsOf: input)
+        f.append(contentsOf: #","context":"#.utf8)
+        f.append(contentsOf: context.utf8)
+        // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
+        _ = send(f, withStore: true)
+        if let outcome = waiter.wait(until: deadline) { return outcome }
+        _ = state.withLock { $0.calls.removeValue(forKey: id) }
+        return waiter.wait(until: .now())
+    }
+
+    /// Asks the skill's health function, waiting until `deadline`; nil when no answer came in time
+    /// (the worker is left running: health is [serialized] and may block, the next probe queues behind).
+    func health(context: String, deadline: DispatchTime) -> Result<WorkerHealthAnswer, SkillError>? {
+        let waiter = WorkerWaiter<WorkerHealthAnswer>(intent: nil)
+        let registered: Result<UInt64, SkillError> = state.withLock { s in
+            if let d = s.death { return .failure(d.error(skill: skill, intent: nil, settings: settings)) }
+            let id = s.nextID
+            s.nextID += 1
+            s.probes[id] = waiter
+            return .success(id)
+        }
+        let id: UInt64
+        switch registered {
+        case .failure(let e): return .failure(e)
+        case .success(let i): id = i
+        }
+        var f: [UInt8] = [0, 0, 0, 0]
+        f.append(contentsOf: #"{"op":"health","id":"#.utf8)
+        f.append(contentsOf: String(id).utf8)
+        f.append(contentsOf: #","context":"#.utf8)
+        f.append(contentsOf: context.utf8)
+        _ = send(f, withStore: false)
+        if let outcome = waiter.wait(until: deadline) { return outcome }
+        _ = state.withLock { $0.probes.removeValue(forKey: id) }
+        return waiter.wait(until: .now())
+    }
+
+    /// Closes the frame started in `bytes` (4 placeholder bytes, then an unclosed object), adds the
+    /// context store if it changed since the last frame that carried it, and writes it.
+    /// False if the channel is closed or the write failed (EPIPE: the worker is gone).
+    private func send(_ bytes: [UInt8], withStore: Bool) -> Bool {
+        var frame = bytes
+        return sendLock.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            if withStore, let (version, store) = ContextStore.shared.snapshot(ifNewerThan: s.storeVersion) {
+                frame.append(contentsOf: #","store":"#.utf8)
+                frame.append(contentsOf: store)
+                s.storeVersion = version
+            }
+            frame.append(UInt8(ascii: "}"))
+            Frame.sealInPlace(&frame)
+            return frame.withUnsafeBytes { buf -> Bool in
+                var off = 0
+                while off < buf.count {
+                    let n = Glibc.send(socket, buf.baseAddress! + off, buf.count - off, Int32(MSG_NOSIGNAL))
+                    if n > 0 { off += n; continue }
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                        // The socket is non-blocking (for the reader); wait until the worker reads.
+                        var p = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&p, 1, 1000)
+                        continue
+                    }
+                    return false
+                }
+                return true
+            }
+        }
+    }
+
+    // MARK: - Stopping
+
+    /// Stops the worker because of `cause`: SIGTERM to its process group now, SIGKILL after the grace
+    /// period if it is still there. Calls still in flight end with an error naming the cause.
+    func terminate(_ cause: WorkerStopCause) {
+        let sent = state.withLock { s -> Bool in
+            guard !s.reaped else { return false }
+            if s.cause == nil { s.cause = cause }
+            _ = kill(-pid, SIGTERM)
+            return true
+        }
+        guard sent else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(settings.killGraceMs)) { [self] in
+            signalGroup(SIGKILL)
+        }
+    }
+
+    /// Sends `sig` to the worker's process group, unless the worker has been reaped.
+    func signalGroup(_ sig: Int32) {
+        state.withLock { s in if !s.reaped { _ = kill(-pid, sig) } }
+    }
+
+    /// Asks the worker to exit (a `shutdown` frame: it lets running invoke() functions return, briefly).
+    func beginStop() {
+        state.withLock { s in if s.cause == nil { s.cause = .shutdown } }
+        var f: [UInt8] = [0, 0, 0, 0]
+        f.append(contentsOf: #"{"op":"shutdown""#.utf8)
+        _ = send(f, withStore: false)
+    }
+
+    /// Waits until the finalizer is done; false if `deadline` passed first.
+    func awaitEnd(until deadline: DispatchTime) -> Bool {
+        guard endSignal.wait(timeout: deadline) == .success else { return false }
+        endSignal.signal()
+        return true
+    }
+
+    /// A clean stop: `beginStop`, then SIGKILL if it has not ended after `grace`. Returns when it has ended.
+    func stop(grace: DispatchTimeInterval) {
+        beginStop()
+        if !awaitEnd(until: .now() + grace) {
+            signalGroup(SIGKILL)
+            _ = awaitEnd(until: .now() + .seconds(2))
+        }
+    }
+
+    var hasEnded: Bool { state.withLock { $0.death != nil } }
+
+    // MARK: - Watcher thread
+
+    private func watch() {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        // The worker is a zombie now: its pid (= its process group id) cannot be reused yet.
+        state.withLock { s in
+            _ = kill(-pid, SIGKILL)  // whatever the skill forked and left behind
+            s.reaped = true
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        state.withLock { $0.exit = (status, Int(usage.ru_maxrss)) }
+        exitSignal.signal()
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+}

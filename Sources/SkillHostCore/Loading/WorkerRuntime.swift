@@ -1,0 +1,176 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Runs one skill's calls in a worker process (`skillhost-worker serve`): the default isolation
+/// (`Isolation.process`) for every skill the config does not mark trusted.
+///
+/// - The worker starts on the first call (or health probe) and serves every later one.
+/// - A skill without SKH_SKILL_THREAD_SAFE gets one call at a time (a caller waits for the previous
+///   call, up to its own deadline); a thread-safe skill may have many calls in flight in one worker.
+/// - A call that overruns its deadline ends with `timeout`, and the worker is stopped (SIGTERM, then
+///   SIGKILL after `WorkerSettings.killGraceMs`); the next call starts a new one.
+/// - A worker that dies (crash, exit, memory or CPU limit, broken protocol) fails the calls it had in
+///   flight with an error naming why (`WorkerDeath`); the next call starts a new one, after a backoff
+///   that doubles with each failure in a row (0, 50 ms, 100 ms, … up to 5 s, ±25 % jitter) and resets
+///   after a successful call. If the backoff ends after a call's deadline, the call fails at once
+///   with `unavailable`.
+/// Policy and validation are not here: the `Invoker` decides what may be called; this only runs calls.
+/// Thread-safe.
+final class WorkerRuntime: SkillRuntime {
+    let skill: RegisteredSkill
+    let workerPath: String
+    let settings: WorkerSettings
+    private let serial: DispatchSemaphore?
+
+    private struct State {
+        var worker: WorkerProcess?
+        /// Failures (unexpected ends, deadline kills, load failures) since the last successful call.
+        var failures = 0
+        /// No new worker before this uptime (ns).
+        var notBefore: UInt64 = 0
+    }
+    private let state = Mutex(State())
+
+    init(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings) {
+        self.skill = skill
+        self.workerPath = workerPath
+        self.settings = settings
+        serial = skill.summary.threadSafe ? nil : DispatchSemaphore(value: 1)
+    }
+
+    func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?) -> Result<RawCompletion, SkillError> {
+        if let serial, serial.wait(timeout: deadline) == .timedOut {
+            return .failure(SkillError(.timeout, "skill \(skill.id) is busy with an earlier call that has not completed, and the deadline passed while waiting", skillID: skill.id))
+        }
+        defer { serial?.signal() }
+        let worker: WorkerProcess
+        switch readyWorker(deadline: deadline, intent: intent) {
+        case .failure(let e): return .failure(e)
+        case .success(let w): worker = w
+        }
+        guard let outcome = worker.call(intent: intent, input: input, context: context, deadline: deadline, progress: progress) else {
+            worker.terminate(.deadline(intent: intent))
+            detach(worker)
+            return .failure(SkillError(.timeout, "skill \(skill.id) did not complete \(intent) before the deadline",
+                                       hint: "its worker process was stopped (SIGTERM, then SIGKILL after \(settings.killGraceMs) ms) and the next call starts a new one; if the skill is just slow, raise the deadline with --timeout MS",
+                                       skillID: skill.id))
+        }
+        if case .success = outcome { state.withLock { $0.failures = 0 } }
+        return outcome
+    }
+
+    func health(context: String, deadline: DispatchTime) -> HealthProbe {
+        let worker: WorkerProcess
+        switch readyWorker(deadline: deadline, intent: nil) {
+        case .failure(let e): return HealthProbe(status: .unavailable, message: e.message)
+        case .success(let w): worker = w
+        }
+        let start = DispatchTime.now()
+        guard let answer = worker.health(context: context, deadline: deadline) else {
+            return HealthProbe(status: .unavailable, message: "health check did not answer before the deadline")
+        }
+        switch answer {
+        case .failure(let e): return HealthProbe(status: .unavailable, message: e.message)
+        case .success(let a):
+            guard a.declared else { return HealthProbe(status: .ok, message: "no health check declared") }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+            return HealthProbe(skillStatus: a.status, detail: a.detail, elapsedMs: elapsed)
+        }
+    }
+
+    func shutdown() {
+        state.withLock { $0.worker }?.stop(grace: .milliseconds(300))
+    }
+
+    /// The pid of the current worker, if one is running (for tests and diagnostics).
+    var workerPID: pid_t? { state.withLock { s in s.worker.flatMap { $0.hasEnded ? nil : $0.pid } } }
+
+    // MARK: - The worker
+
+    private enum Next {
+        case use(WorkerProcess)
+        case waitUntil(UInt64)
+        case fail(SkillError)
+    }
+
+    /// The running worker, or a new one once the backoff allows, ready (hello received) before `deadline`.
+    private func readyWorker(deadline: DispatchTime, intent: String?) -> Result<WorkerProcess, SkillError> {
+        while true {
+            let next = state.withLock { s -> Next in
+                if let w = s.worker, !w.hasEnded { return .use(w) }
+                s.worker = nil
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now < s.notBefore { return .waitUntil(s.notBefore) }
+                if let changed = Self.changedSinceScan(skill) { return .fail(changed) }
+                switch WorkerProcess.start(skill: skill, workerPath: workerPath, settings: settings,
+                                           onEnd: { [weak self] w, death in self?.ended(w, death) }) {
+                case .success(let w):
+                    s.worker = w
+                    return .use(w)
+                case .failure(let e):
+                    return .fail(e)
+                }
+            }
+            switch next {
+            case .fail(let e):
+                return .failure(e)
+            case .waitUntil(let t):
+                let failures = state.withLock { $0.failures }
+                guard t <= deadline.uptimeNanoseconds else {
+                    let ms = (t - DispatchTime.now().uptimeNanoseconds) / 1_000_000
+                    return .failure(SkillError(.unavailable, "skill \(skill.id)'s worker failed \(failures) times in a row; the next restart is allowed in \(ms) ms, after this call's deadline",
+                                               hint: "retry in a moment; if it keeps failing, see the earlier errors (and `skillhost health`)", skillID: skill.id))
+                }
+                let now = DispatchTime.now().uptimeNanoseconds
+                if t > now { usleep(useconds_t(min((t - now) / 1000, 5_000_000))) }
+            case .use(let w):
+                if let e = w.waitReady(until: deadline, intent: intent) {
+                    if e.kind == .timeout { detach(w) }
+                    return .failure(e)
+                }
+                return .success(w)
+            }
+        }
+    }
+
+    /// Forgets `w` as the current worker (it is being stopped); the next call starts a new one.
+    private func detach(_ w: WorkerProcess) {
+        state.withLock { s in if s.worker === w { s.worker = nil } }
+    }
+
+    /// Called by a worker's finalizer: count the failure and set the backoff.
+    private func ended(_ w: WorkerProcess, _ death: WorkerDeath) {
+        let failed: Bool
+        switch death.cause {
+        case .shutdown?: failed = false
+        default: failed = true  // a crash, an exit, a broken protocol, a deadline kill, a failed load
+        }
+        state.withLock { s in
+            if s.worker === w { s.worker = nil }
+            guard failed else { return }
+            s.failures += 1
+            s.notBefore = DispatchTime.now().uptimeNanoseconds + Self.backoff(afterFailures: s.failures)
+        }
+    }
+
+    /// Nanoseconds to wait before starting a worker after `n` failures in a row.
+    static func backoff(afterFailures n: Int) -> UInt64 {
+        guard n > 1 else { return 0 }
+        let base = min(50_000_000.0 * pow(2.0, Double(min(n - 2, 20))), 5_000_000_000.0)
+        return UInt64(base * Double.random(in: 0.75...1.25))
+    }
+
+    /// An error if the skill's file is no longer the one the scan saw (replaced, touched, removed).
+    static func changedSinceScan(_ skill: RegisteredSkill) -> SkillError? {
+        let file = skill.file
+        var st = stat()
+        guard stat(file.path, &st) == 0, UInt64(st.st_ino) == file.inode,
+              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == file.mtimeNs else {
+            return SkillError(.loadFailed, "\"\(file.path)\" changed or disappeared since it was scanned",
+                              hint: "run the command again; the folder will be rescanned", skillID: skill.id)
+        }
+        return nil
+    }
+}

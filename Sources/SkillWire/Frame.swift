@@ -1,0 +1,118 @@
+// The host ↔ worker wire protocol, shared by SkillHostCore (the host side) and skillhost-worker.
+// Pure Swift: no Foundation, so the worker stays small and fast to start.
+
+/// Constants of the protocol between the host and `skillhost-worker serve`.
+///
+/// A frame is a 4-byte big-endian length N followed by N bytes: one UTF-8 JSON object with an `"op"`
+/// member. The worker's first frame is `hello` (carrying `protocol`), or `load_failed`. Frames of
+/// length 0 or larger than `maxFrameBytes` are protocol errors.
+public enum WireProtocol {
+    /// The version this build speaks. A host refuses a worker that says hello with another one.
+    public static let version = 1
+    /// The largest frame body either side accepts (64 MiB): a bigger announced length means the
+    /// stream is not this protocol (for example, a skill wrote to file descriptor 3).
+    public static let maxFrameBytes = 64 << 20
+    /// The file descriptor the worker finds its end of the host's socketpair on.
+    public static let workerFD: Int32 = 3
+}
+
+/// Why bytes could not be read as frames.
+public struct FrameError: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// Encodes frames.
+public enum Frame {
+    /// The 4-byte big-endian length header of a body of `count` bytes.
+    @inlinable
+    public static func header(_ count: Int) -> (UInt8, UInt8, UInt8, UInt8) {
+        let n = UInt32(truncatingIfNeeded: count)
+        return (UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff))
+    }
+
+    /// `body` with its length header in front.
+    public static func encode(_ body: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + 4)
+        let h = header(body.count)
+        out.append(h.0); out.append(h.1); out.append(h.2); out.append(h.3)
+        out.append(contentsOf: body)
+        return out
+    }
+
+    /// Turns a body that was built after 4 placeholder bytes into a frame in place: writes the
+    /// length of `bytes[4...]` into `bytes[0..<4]`. Saves a copy on hot paths.
+    public static func sealInPlace(_ bytes: inout [UInt8]) {
+        precondition(bytes.count >= 4, "a frame needs its 4 header bytes")
+        let h = header(bytes.count - 4)
+        bytes[0] = h.0; bytes[1] = h.1; bytes[2] = h.2; bytes[3] = h.3
+    }
+}
+
+/// An incremental frame decoder: append bytes as they arrive from a stream, take whole frames out.
+///
+/// Not thread-safe (one reader owns it). Once `next()` has thrown, the stream is broken for good:
+/// every later call throws the same error.
+public struct FrameReader: Sendable {
+    private var buffer: [UInt8] = []
+    /// Where the unread bytes start in `buffer`.
+    private var start = 0
+    private var broken: FrameError?
+    public let maxFrameBytes: Int
+
+    public init(maxFrameBytes: Int = WireProtocol.maxFrameBytes) {
+        self.maxFrameBytes = maxFrameBytes
+    }
+
+    /// Bytes received but not yet returned as a frame.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// Adds bytes read from the stream.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0 && start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 65536 && start * 2 > buffer.count {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// The next complete frame's body, nil if more bytes are needed.
+    /// Throws when the stream announces an empty or oversized frame.
+    public mutating func next() throws(FrameError) -> [UInt8]? {
+        if let broken { throw broken }
+        let available = buffer.count - start
+        guard available >= 4 else { return nil }
+        let n = Int(buffer[start]) << 24 | Int(buffer[start + 1]) << 16 | Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
+        guard n > 0 else {
+            let e = FrameError("an empty frame (length 0)")
+            broken = e
+            throw e
+        }
+        guard n <= maxFrameBytes else {
+            let e = FrameError("a frame of \(n) bytes was announced (bytes \(Self.hex(buffer[start..<start + 4]))); the limit is \(maxFrameBytes)")
+            broken = e
+            throw e
+        }
+        guard available >= 4 + n else { return nil }
+        let body = Array(buffer[start + 4..<start + 4 + n])
+        start += 4 + n
+        return body
+    }
+
+    /// The first bytes still buffered, for error messages ("what did it send?").
+    public func preview(_ count: Int = 48) -> [UInt8] { Array(buffer[start..<min(buffer.count, start + count)]) }
+
+    static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+        let digits: [Character] = Array("0123456789abcdef")
+        return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined(separator: " ")
+    }
+}

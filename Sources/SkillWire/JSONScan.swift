@@ -1,0 +1,241 @@
+/// A small JSON (RFC 8259) scanner for the worker, which has no Foundation and no JSON library:
+/// it checks that bytes are one JSON text, and finds the members of a top-level object as raw byte
+/// ranges, so values can be passed on (to a skill, or into a frame) without being rebuilt.
+///
+/// It is at least as strict as the host's parser (`SkillHostCore.JSON.parse`): strings must be valid
+/// UTF-8 without raw control characters, `\u` escapes must pair surrogates, numbers must be finite,
+/// nesting is limited to `maxDepth`. So a value this scanner accepts and the worker embeds raw in a
+/// frame never makes the host reject the frame. Stateless; safe from any thread.
+public enum JSONScan {
+    /// Deeper nesting is refused (the host's parser allows 512, and a frame adds a level or two).
+    public static let maxDepth = 500
+
+    /// True when `bytes` hold exactly one JSON value, with optional white space around it.
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = skipSpace(bytes, 0)
+        guard let end = skipValue(bytes, i, depth: 0) else { return false }
+        i = skipSpace(bytes, end)
+        return i == bytes.count
+    }
+
+    public static func isValid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { isValid($0) }
+    }
+
+    /// The members of the top-level object in `bytes`: each key (unescaped) with the byte range of its
+    /// value (white space trimmed). Nil when `bytes` is not one valid JSON object.
+    public static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> [(key: String, value: Range<Int>)]? {
+        var i = skipSpace(bytes, 0)
+        guard i < bytes.count, bytes[i] == 0x7b else { return nil }
+        i += 1
+        var out: [(key: String, value: Range<Int>)] = []
+        i = skipSpace(bytes, i)
+        if i < bytes.count && bytes[i] == 0x7d {
+            return skipSpace(bytes, i + 1) == bytes.count ? out : nil
+        }
+        while true {
+            i = skipSpace(bytes, i)
+            guard i < bytes.count, bytes[i] == 0x22, let keyEnd = skipString(bytes, i),
+                  let key = string(bytes, i..<keyEnd) else { return nil }
+            i = skipSpace(bytes, keyEnd)
+            guard i < bytes.count, bytes[i] == 0x3a else { return nil }
+            i = skipSpace(bytes, i + 1)
+            guard let valueEnd = skipValue(bytes, i, depth: 1) else { return nil }
+            out.append((key, i..<valueEnd))
+            i = skipSpace(bytes, valueEnd)
+            guard i < bytes.count else { return nil }
+            if bytes[i] == 0x2c { i += 1; continue }
+            if bytes[i] == 0x7d { return skipSpace(bytes, i + 1) == bytes.count ? out : nil }
+            return nil
+        }
+    }
+
+    /// The string value whose JSON text (quotes included) is `bytes[range]`, unescaped; nil if the
+    /// range is not a valid JSON string.
+    public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        guard range.count >= 2, bytes[range.lowerBound] == 0x22, bytes[range.upperBound - 1] == 0x22 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count)
+        var i = range.lowerBound + 1
+        let end = range.upperBound - 1
+        while i < end {
+            let c = bytes[i]
+            if c != 0x5c { out.append(c); i += 1; continue }
+            guard i + 1 < end else { return nil }
+            let e = bytes[i + 1]
+            i += 2
+            switch e {
+            case 0x22: out.append(0x22)
+            case 0x5c: out.append(0x5c)
+            case 0x2f: out.append(0x2f)
+            case 0x62: out.append(0x08)
+            case 0x66: out.append(0x0c)
+            case 0x6e: out.append(0x0a)
+            case 0x72: out.append(0x0d)
+            case 0x74: out.append(0x09)
+            case 0x75:
+                guard var scalar = hex4(bytes, i, end) else { return nil }
+                i += 4
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard i + 6 <= end, bytes[i] == 0x5c, bytes[i + 1] == 0x75,
+                          let low = hex4(bytes, i + 2, end), (0xDC00..<0xE000).contains(low) else { return nil }
+                    i += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    return nil
+                }
+                guard let u = Unicode.Scalar(scalar) else { return nil }
+                out.append(contentsOf: String(Character(u)).utf8)
+            default: return nil
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    /// The integer whose JSON text is `bytes[range]`; nil if it is not an integer that fits.
+    public static func int(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+        guard !range.isEmpty else { return nil }
+        return Int64(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+    }
+
+    // MARK: - Grammar
+
+    static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var i = start
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0a || b[i] == 0x0d { i += 1 }
+        return i
+    }
+
+    /// The index just after the value that starts at `i`, or nil if there is no valid value there.
+    static func skipValue(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, depth: Int) -> Int? {
+        guard depth < maxDepth, i < b.count else { return nil }
+        switch b[i] {
+        case 0x7b: // {
+            var j = skipSpace(b, i + 1)
+            if j < b.count && b[j] == 0x7d { return j + 1 }
+            while true {
+                j = skipSpace(b, j)
+                guard j < b.count, b[j] == 0x22, let k = skipString(b, j) else { return nil }
+                j = skipSpace(b, k)
+                guard j < b.count, b[j] == 0x3a else { return nil }
+                j = skipSpace(b, j + 1)
+                guard let v = skipValue(b, j, depth: depth + 1) else { return nil }
+                j = skipSpace(b, v)
+                guard j < b.count else { return nil }
+                if b[j] == 0x2c { j += 1; continue }
+                if b[j] == 0x7d { return j + 1 }
+                return nil
+            }
+        case 0x5b: // [
+            var j = skipSpace(b, i + 1)
+            if j < b.count && b[j] == 0x5d { return j + 1 }
+            while true {
+                j = skipSpace(b, j)
+                guard let v = skipValue(b, j, depth: depth + 1) else { return nil }
+                j = skipSpace(b, v)
+                guard j < b.count else { return nil }
+                if b[j] == 0x2c { j += 1; continue }
+                if b[j] == 0x5d { return j + 1 }
+                return nil
+            }
+        case 0x22: return skipString(b, i)
+        case 0x74: return literal(b, i, "true")
+        case 0x66: return literal(b, i, "false")
+        case 0x6e: return literal(b, i, "null")
+        case 0x2d, 0x30...0x39: return skipNumber(b, i)
+        default: return nil
+        }
+    }
+
+    static func literal(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ word: StaticString) -> Int? {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= b.count else { return nil }
+        for k in 0..<n where b[i + k] != word.utf8Start[k] { return nil }
+        return i + n
+    }
+
+    /// Past the closing quote of the string that opens at `i`; checks escapes and UTF-8.
+    static func skipString(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        var j = i + 1
+        var ascii = true
+        while j < b.count {
+            let c = b[j]
+            if c == 0x22 {
+                if !ascii && String(validating: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self) == nil { return nil }
+                return j + 1
+            }
+            if c < 0x20 { return nil }
+            if c >= 0x80 { ascii = false }
+            if c == 0x5c {
+                guard j + 1 < b.count else { return nil }
+                switch b[j + 1] {
+                case 0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74: j += 2
+                case 0x75:
+                    guard let v = hex4(b, j + 2, b.count) else { return nil }
+                    if (0xD800..<0xDC00).contains(v) {
+                        guard j + 12 <= b.count, b[j + 6] == 0x5c, b[j + 7] == 0x75,
+                              let low = hex4(b, j + 8, b.count), (0xDC00..<0xE000).contains(low) else { return nil }
+                        j += 12
+                    } else if (0xDC00..<0xE000).contains(v) {
+                        return nil
+                    } else {
+                        j += 6
+                    }
+                default: return nil
+                }
+                continue
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    static func hex4(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> UInt32? {
+        guard i + 4 <= end else { return nil }
+        var v: UInt32 = 0
+        for k in 0..<4 {
+            let c = b[i + k]
+            let d: UInt32
+            switch c {
+            case 0x30...0x39: d = UInt32(c - 0x30)
+            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
+            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
+            default: return nil
+            }
+            v = v << 4 | d
+        }
+        return v
+    }
+
+    static func skipNumber(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+        var i = start
+        var isInt = true
+        func digit(_ k: Int) -> Bool { k < b.count && b[k] >= 0x30 && b[k] <= 0x39 }
+        if b[i] == 0x2d { i += 1 }
+        guard digit(i) else { return nil }
+        if b[i] == 0x30 {
+            i += 1
+            if digit(i) { return nil }
+        } else {
+            while digit(i) { i += 1 }
+        }
+        if i < b.count && b[i] == 0x2e {
+            isInt = false
+            i += 1
+            guard digit(i) else { return nil }
+            while digit(i) { i += 1 }
+        }
+        if i < b.count && (b[i] == 0x65 || b[i] == 0x45) {
+            isInt = false
+            i += 1
+            if i < b.count && (b[i] == 0x2b || b[i] == 0x2d) { i += 1 }
+            guard digit(i) else { return nil }
+            while digit(i) { i += 1 }
+        }
+        // The host keeps integers as Int64 and everything else as a finite Double.
+        let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+        if isInt && Int64(text) != nil { return i }
+        guard let d = Double(text), d.isFinite else { return nil }
+        return i
+    }
+}

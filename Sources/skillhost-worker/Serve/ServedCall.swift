@@ -1,0 +1,122 @@
+import Dispatch
+import Glibc
+import SkillABI
+import SkillWire
+import Synchronization
+
+/// One call the host asked for: owns the `skh_call` the skill sees and turns its completion into a
+/// `complete` frame.
+///
+/// Ownership (the same rules as the host's in-process `CallTicket`): the object is retained through
+/// `host_data` from `invoke` until the skill completes; the `skh_call` and its strings stay
+/// allocated until then, and afterwards in a retirement ring of 256 calls, so that a second
+/// `complete` on the same call is detected (and reported to the host as a log line) instead of
+/// touching freed memory. A call its skill never completes is leaked on purpose; the host kills a
+/// worker whose call overran its deadline anyway.
+/// Threading: `complete`, `cancel` and the services may run on any thread.
+final class ServedCall: @unchecked Sendable {
+    let id: UInt64
+    let call: UnsafeMutablePointer<skh_call>
+    let intent: String
+    let cancelled = Atomic<Bool>(false)
+    private let completed = Atomic<Bool>(false)
+    /// Signalled at completion; a serialized skill's queue waits on it before the next invoke.
+    let finished = DispatchSemaphore(value: 0)
+
+    /// Calls that have not completed yet, by id (for `cancel` frames).
+    static let running = Mutex<[UInt64: ServedCall]>([:])
+
+    /// `input` and `context` are copied (NUL-terminated) into memory the call owns.
+    init(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, context: UnsafeBufferPointer<UInt8>,
+         host: UnsafePointer<skh_host>) {
+        self.id = id
+        self.intent = intent
+        func copy(_ u: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar> {
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: u.count + 1)
+            if let base = u.baseAddress {
+                UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: u.count)
+            }
+            p[u.count] = 0
+            return p
+        }
+        let inputCopy = copy(input)
+        let contextCopy = copy(context)
+        call = .allocate(capacity: 1)
+        call.initialize(to: skh_call(
+            struct_size: UInt32(MemoryLayout<skh_call>.size), reserved0: 0, call_id: id,
+            intent: UnsafePointer(strdup(intent)), input_json: UnsafePointer(inputCopy), input_len: input.count,
+            context_json: UnsafePointer(contextCopy), context_len: context.count,
+            host: host, complete: servedComplete, host_data: nil))
+        call.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
+        Self.running.withLock { $0[id] = self }
+    }
+
+    static func from(_ call: UnsafePointer<skh_call>?) -> ServedCall? {
+        guard let data = call?.pointee.host_data else { return nil }
+        return Unmanaged<ServedCall>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    var isCompleted: Bool { completed.load(ordering: .acquiring) }
+
+    /// The skill's `complete`: the first one becomes a `complete` frame; a second one a warning.
+    func complete(status: Int32, result: UnsafePointer<CChar>?, length: Int, message: UnsafePointer<CChar>?) {
+        guard completed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            var f = Line.frame("log")
+            f.key("id"); f.number(id)
+            f.key("level"); f.number(SKH_LOG_WARNING)
+            f.key("message")
+            f.quoted("called complete twice for one \(intent) call; the second completion was ignored (a bug in the skill)")
+            channel.send(f)
+            return
+        }
+        var f = Line.frame("complete")
+        f.key("id"); f.number(id)
+        f.key("status"); f.number(status)
+        f.key("message"); f.text(message)
+        if let result {
+            let u = UnsafeBufferPointer(start: UnsafeRawPointer(result).assumingMemoryBound(to: UInt8.self), count: length)
+            if JSONScan.isValid(u) {
+                f.key("result"); f.rawJSON(u)
+            } else {
+                // Not JSON: passed on as text, so the host reports a bad result (not a broken channel).
+                f.key("resultText"); f.text(bytes: UnsafeBufferPointer(rebasing: u.prefix(4096)))
+            }
+        } else {
+            f.key("result"); f.raw("null")
+        }
+        _ = Self.running.withLock { $0.removeValue(forKey: id) }
+        channel.send(f)
+        finished.signal()
+        retire()
+    }
+
+    // MARK: - Retirement
+
+    private static let ring = Mutex<(slots: [ServedCall?], next: Int)>((Array(repeating: nil, count: 256), 0))
+
+    private func retire() {
+        let evicted = Self.ring.withLock { r -> ServedCall? in
+            let old = r.slots[r.next]
+            r.slots[r.next] = self
+            r.next = (r.next + 1) % r.slots.count
+            return old
+        }
+        evicted?.free()
+    }
+
+    private func free() {
+        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.intent))
+        UnsafeMutablePointer(mutating: call.pointee.input_json)?.deallocate()
+        UnsafeMutablePointer(mutating: call.pointee.context_json)?.deallocate()
+        let data = call.pointee.host_data
+        call.deinitialize(count: 1)
+        call.deallocate()
+        if let data { Unmanaged<ServedCall>.fromOpaque(data).release() }
+    }
+}
+
+/// `skh_call.complete` for every call this worker makes.
+private let servedComplete: @convention(c) (UnsafePointer<skh_call>?, Int32, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?) -> Void = {
+    call, status, result, length, message in
+    ServedCall.from(call)?.complete(status: status, result: result, length: length, message: message)
+}

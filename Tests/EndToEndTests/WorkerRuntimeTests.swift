@@ -1,0 +1,184 @@
+import Foundation
+import XCTest
+@testable import SkillHostCore
+
+/// Several calls through ONE host (a `SkillHost` opened in this test process, running the real
+/// `skillhost-worker`): a crashed worker is reaped and replaced on the next call, a deadline kills the
+/// worker within its grace period, thread-safe skills share one worker concurrently while others are
+/// serialized, and progress and the context store cross the process boundary.
+final class WorkerRuntimeTests: EndToEndTestCase {
+    var host: SkillHost?
+
+    override func tearDownWithError() throws {
+        host?.shutdown()
+        host = nil
+        if !work.isEmpty { assertNoWorkersLeft() }
+        try super.tearDownWithError()
+    }
+
+    func openHost(config: String? = nil) throws -> SkillHost {
+        var env = environment
+        env["SKILLHOST_WORKER"] = E2E.binDir + "/skillhost-worker"
+        if let config { env["SKILLHOST_CONFIG"] = try writeConfig(config) }
+        let h = try SkillHost(HostOptions(skillsDir: skills, environment: env))
+        host = h
+        return h
+    }
+
+
+    func workerPID(_ h: SkillHost, _ id: String) throws -> pid_t? {
+        guard case .success(let r) = h.invoker.runtime(for: try XCTUnwrap(h.registry.skill(id: id))) else { return nil }
+        return (r as? WorkerRuntime)?.workerPID
+    }
+
+    /// True once `/proc/PID` is gone: the process ended AND was reaped (a zombie still has its entry).
+    func isGone(_ pid: pid_t, within seconds: TimeInterval) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if !FileManager.default.fileExists(atPath: "/proc/\(pid)") { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    func testACrashedWorkerIsReapedAndTheNextCallStartsANewOne() throws {
+        try addSkill("echo_c.so")
+        try addSkill("segv_invoke.so")
+        let h = try openHost()
+        guard case .success = call(h, "fixture.segv.ok") else { return XCTFail("fixture.segv.ok failed") }
+        let first = try XCTUnwrap(try workerPID(h, "test.fixture.segv"))
+        guard case .failure(let e) = call(h, "fixture.segv") else { return XCTFail("fixture.segv must fail") }
+        XCTAssertEqual(e.kind, .crashed)
+        XCTAssertTrue(e.message.contains("SIGSEGV"), e.message)
+        XCTAssertTrue(isGone(first, within: 2), "the crashed worker \(first) is reaped (no zombie)")
+        guard case .success(let s) = call(h, "fixture.segv.ok") else { return XCTFail("the next call must work again") }
+        XCTAssertEqual(s.result, .object(JSONObject([("ok", .bool(true))])))
+        let second = try XCTUnwrap(try workerPID(h, "test.fixture.segv"))
+        XCTAssertNotEqual(first, second, "a new worker")
+        guard case .success = call(h, "fixture.echo", #"{"text":"x"}"#) else { return XCTFail("the other skill keeps answering") }
+    }
+
+    func testRepeatedCrashesBackOffButAStableSkillIsNotDelayed() throws {
+        try addSkill("segv_invoke.so")
+        let h = try openHost()
+        let start = Date()
+        for _ in 0..<4 {
+            guard case .failure(let e) = call(h, "fixture.segv", timeoutMs: 5000) else { return XCTFail("must crash") }
+            XCTAssertEqual(e.kind, .crashed, e.message)
+        }
+        // Failures 1, 2, 3 → waits of 0, ~50 and ~100 ms before the 2nd, 3rd and 4th start.
+        XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.11)
+        // A deadline that ends before the next allowed restart fails at once, as unavailable.
+        let quick = Date()
+        guard case .failure(let e) = call(h, "fixture.segv.ok", timeoutMs: 20) else { return XCTFail("must wait for the backoff") }
+        XCTAssertEqual(e.kind, .unavailable, e.message)
+        XCTAssertTrue(e.message.contains("4 times in a row"), e.message)
+        XCTAssertLessThan(Date().timeIntervalSince(quick), 0.1)
+        // After the backoff the skill answers, and a success resets the count.
+        usleep(300_000)
+        guard case .success = call(h, "fixture.segv.ok", timeoutMs: 5000) else { return XCTFail("must answer after the backoff") }
+    }
+
+    func testBackoffDoublesWithJitterAndIsCapped() {
+        XCTAssertEqual(WorkerRuntime.backoff(afterFailures: 0), 0)
+        XCTAssertEqual(WorkerRuntime.backoff(afterFailures: 1), 0, "the first restart is immediate")
+        for (n, ms) in [(2, 50.0), (3, 100.0), (4, 200.0), (30, 5000.0)] {
+            let v = Double(WorkerRuntime.backoff(afterFailures: n)) / 1e6
+            XCTAssertGreaterThanOrEqual(v, ms * 0.75, "n=\(n)")
+            XCTAssertLessThanOrEqual(v, ms * 1.25, "n=\(n)")
+        }
+    }
+
+    func testADeadlineKillsTheWorkerWithinItsGracePeriod() throws {
+        try addSkill("sleep_past.so")
+        let h = try openHost()
+        guard case .success = call(h, "fixture.sleep.ok") else { return XCTFail("fixture.sleep.ok failed") }
+        let pid = try XCTUnwrap(try workerPID(h, "test.fixture.sleep"))
+        let start = Date()
+        guard case .failure(let e) = call(h, "fixture.sleep", timeoutMs: 300) else { return XCTFail("must time out") }
+        XCTAssertEqual(e.kind, .timeout)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1.0)
+        XCTAssertTrue(isGone(pid, within: 1.5), "SIGTERM, then SIGKILL after 200 ms, then reaped")
+        guard case .success = call(h, "fixture.sleep.ok") else { return XCTFail("a new worker answers") }
+    }
+
+    func testAThreadSafeSkillServesConcurrentCallsInOneWorker() throws {
+        try addSkill("slow.so")
+        let h = try openHost()
+        guard case .success = call(h, "fixture.slow", #"{"ms":0}"#) else { return XCTFail("warm-up failed") }
+        let pid = try workerPID(h, "test.fixture.slow")
+        let start = Date()
+        let ok = ManagedAtomicCounter()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            if case .success = call(h, "fixture.slow", #"{"ms":400}"#, timeoutMs: 5000) { ok.increment() }
+        }
+        XCTAssertEqual(ok.value, 4)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1.2, "4 × 400 ms overlapped in one worker")
+        XCTAssertEqual(try workerPID(h, "test.fixture.slow"), pid, "the same worker")
+    }
+
+    func testASkillThatIsNotThreadSafeNeverHasTwoCallsAtOnce() throws {
+        try addSkill("serialized.so")
+        let h = try openHost()
+        let start = Date()
+        let results = ResultsBox()
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            results.add(call(h, "fixture.serialized", timeoutMs: 5000))
+        }
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.29, "three 100 ms calls, one after another")
+        for r in results.all {
+            guard case .success(let s) = r else { return XCTFail("\(r)") }
+            XCTAssertEqual(s.result["maxConcurrent"]?.intValue, 1, s.result.serialized)
+        }
+    }
+
+    func testProgressAndContextStoreCrossTheProcessBoundary() throws {
+        try addSkill("progress.so")
+        let h = try openHost()
+        let steps = ResultsBox()
+        let r = call(h, "fixture.progress", progress: { step, total, message in steps.addStep("\(step)/\(total) \(message ?? "-")") })
+        guard case .success(let s) = r else { return XCTFail("\(r)") }
+        XCTAssertEqual(s.result["contextSet"], .bool(true))
+        XCTAssertEqual(steps.steps, ["1/3 step one of three", "2/3 step two of three", "3/3 -"])
+        XCTAssertEqual(ContextStore.shared.get("fixture.progress").map { String(decoding: $0, as: UTF8.self) }, #"{"steps":3}"#,
+                       "a worker's context_set reaches the host's store")
+    }
+
+    func testShutdownStopsAndReapsEveryWorker() throws {
+        try addSkill("echo_c.so")
+        try addSkill("fork_child.so")
+        let h = try openHost()
+        guard case .success = call(h, "fixture.echo", #"{"text":"x"}"#), case .success = call(h, "fixture.fork") else {
+            return XCTFail("calls failed")
+        }
+        XCTAssertEqual(workerProcesses().count, 3, "two workers and the forked child: \(workerProcesses())")
+        h.shutdown()
+        assertNoWorkersLeft(timeout: 1)
+        guard case .success = call(h, "fixture.echo", #"{"text":"again"}"#) else { return XCTFail("a call after shutdown starts a new worker") }
+    }
+}
+
+/// A counter several threads increment.
+final class ManagedAtomicCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func increment() { lock.lock(); n += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+}
+
+/// Results and progress steps collected from several threads.
+final class ResultsBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<InvokeSuccess, SkillError>] = []
+    private var stepList: [String] = []
+    func add(_ r: Result<InvokeSuccess, SkillError>) { lock.lock(); results.append(r); lock.unlock() }
+    func addStep(_ s: String) { lock.lock(); stepList.append(s); lock.unlock() }
+    var all: [Result<InvokeSuccess, SkillError>] { lock.lock(); defer { lock.unlock() }; return results }
+    var steps: [String] { lock.lock(); defer { lock.unlock() }; return stepList }
+}
+
+/// One call through `h` by automation.
+func call(_ h: SkillHost, _ intent: String, _ input: String = "{}", timeoutMs: Int? = nil,
+          progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil) -> Result<InvokeSuccess, SkillError> {
+    h.invoke(InvokeRequest(intent: intent, input: input, caller: .automation, timeoutMs: timeoutMs, progress: progress))
+}

@@ -1,0 +1,120 @@
+import XCTest
+@testable import SkillWire
+
+/// The frame codec shared by the host and skillhost-worker: a 4-byte big-endian length, then a body.
+final class FrameTests: XCTestCase {
+    func testEncodeWritesABigEndianLengthThenTheBody() {
+        XCTAssertEqual(Frame.encode(Array("{}".utf8)), [0, 0, 0, 2, 0x7b, 0x7d])
+        let big = [UInt8](repeating: 0x20, count: 0x010203)
+        XCTAssertEqual(Array(Frame.encode(big).prefix(4)), [0x00, 0x01, 0x02, 0x03])
+    }
+
+    func testSealInPlaceFillsTheHeaderOfABodyBuiltAfterPlaceholders() {
+        var bytes: [UInt8] = [9, 9, 9, 9] + Array(#"{"op":"x"}"#.utf8)
+        Frame.sealInPlace(&bytes)
+        XCTAssertEqual(bytes, Frame.encode(Array(#"{"op":"x"}"#.utf8)))
+    }
+
+    func testRoundTripOfSeveralFramesInOneChunk() throws {
+        let bodies = [#"{"op":"hello","protocol":1}"#, #"{"op":"log","message":"日本語"}"#, "{}"].map { Array($0.utf8) }
+        var reader = FrameReader()
+        reader.append(bodies.flatMap(Frame.encode))
+        for b in bodies { XCTAssertEqual(try reader.next(), b) }
+        XCTAssertNil(try reader.next())
+        XCTAssertEqual(reader.bufferedByteCount, 0)
+    }
+
+    func testFramesFedOneByteAtATimeComeOutWholeAndOnlyWhenComplete() throws {
+        let body = Array(#"{"op":"complete","id":7,"result":{"a":[1,2,3]}}"#.utf8)
+        let wire = Frame.encode(body) + Frame.encode(Array("{}".utf8))
+        var reader = FrameReader()
+        var out: [[UInt8]] = []
+        for (i, byte) in wire.enumerated() {
+            reader.append([byte])
+            while let f = try reader.next() { out.append(f) }
+            if i < 4 + body.count - 1 { XCTAssertTrue(out.isEmpty, "no frame before its last byte (byte \(i))") }
+        }
+        XCTAssertEqual(out, [body, Array("{}".utf8)])
+    }
+
+    func testAnEmptyFrameIsAProtocolErrorAndTheStreamStaysBroken() {
+        var reader = FrameReader()
+        reader.append([0, 0, 0, 0] + Frame.encode(Array("{}".utf8)))
+        XCTAssertThrowsError(try reader.next()) { XCTAssertTrue(String(describing: $0).contains("empty frame")) }
+        XCTAssertThrowsError(try reader.next(), "once broken, always broken")
+    }
+
+    func testAnOversizedLengthIsRefusedBeforeWaitingForTheBody() {
+        var reader = FrameReader(maxFrameBytes: 1024)
+        reader.append([0, 0, 4, 1])  // 1025
+        XCTAssertThrowsError(try reader.next()) { error in
+            XCTAssertTrue(String(describing: error).contains("1025"), "\(error)")
+            XCTAssertTrue(String(describing: error).contains("00 00 04 01"), "names the bytes: \(error)")
+        }
+        var garbage = FrameReader()
+        garbage.append(Array("\u{ff}\u{ff}junk".utf8))
+        XCTAssertThrowsError(try garbage.next(), "text where a header should be reads as a huge length")
+    }
+
+    func testAPartialHeaderWaits() throws {
+        var reader = FrameReader()
+        reader.append([0, 0])
+        XCTAssertNil(try reader.next())
+        reader.append([0, 2, 0x7b])
+        XCTAssertNil(try reader.next())
+        reader.append([0x7d])
+        XCTAssertEqual(try reader.next(), Array("{}".utf8))
+    }
+
+    func testManyFramesThroughOneReaderKeepItsBufferSmall() throws {
+        var reader = FrameReader()
+        let body = [UInt8](repeating: 0x61, count: 10_000)
+        for _ in 0..<100 {
+            reader.append(Frame.encode(body))
+            XCTAssertEqual(try reader.next(), body)
+        }
+        XCTAssertEqual(reader.bufferedByteCount, 0)
+    }
+}
+
+/// The worker's JSON scanner: it must accept exactly what the host's parser accepts (or less), so a
+/// value it embeds raw in a frame never breaks the frame.
+final class JSONScanTests: XCTestCase {
+    func valid(_ s: String) -> Bool { JSONScan.isValid(Array(s.utf8)) }
+
+    func testAcceptsJSONValues() {
+        for s in ["{}", "[]", "0", "-1.5e3", "true", "null", #""a\"b\\\/\n\u00e9\ud83d\ude00""#, " {\"a\" : [1, {\"b\":null}] } ",
+                  #"{"text":"héllo 你好"}"#, "9223372036854775807", "1e308"] {
+            XCTAssertTrue(valid(s), s)
+        }
+    }
+
+    func testRefusesWhatTheHostParserRefuses() {
+        for s in ["", "{", "{\"a\"}", "[1,]", "01", "1.", "-", "tru", "nul", "\"\u{01}\"", #""\x""#, #""\ud800""#, #""\udc00""#,
+                  "1e400", "hello, not json", "{} {}", "{\"a\":1,}", "'a'"] {
+            XCTAssertFalse(valid(s), s)
+        }
+        XCTAssertFalse(JSONScan.isValid([0x22, 0xff, 0xfe, 0x22]), "invalid UTF-8 inside a string")
+        XCTAssertFalse(valid(String(repeating: "[", count: 600) + String(repeating: "]", count: 600)), "too deep")
+        XCTAssertTrue(valid(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)))
+    }
+
+    func testMembersGiveKeysAndRawValueRanges() throws {
+        let text = Array(#" {"op":"invoke","id":12,"input":{"text":"a b"} ,"context":{"x":[1]},"k\u00e9":true}"#.utf8)
+        let members = try XCTUnwrap(text.withUnsafeBufferPointer { JSONScan.members($0) })
+        XCTAssertEqual(members.map(\.key), ["op", "id", "input", "context", "ké"])
+        text.withUnsafeBufferPointer { b in
+            XCTAssertEqual(JSONScan.string(b, members[0].value), "invoke")
+            XCTAssertEqual(JSONScan.int(b, members[1].value), 12)
+            XCTAssertEqual(String(decoding: b[members[2].value], as: UTF8.self), #"{"text":"a b"}"#)
+            XCTAssertEqual(String(decoding: b[members[3].value], as: UTF8.self), #"{"x":[1]}"#)
+        }
+        XCTAssertNil(Array("[1]".utf8).withUnsafeBufferPointer { JSONScan.members($0) }, "not an object")
+        XCTAssertNil(Array(#"{"a":1"#.utf8).withUnsafeBufferPointer { JSONScan.members($0) }, "unterminated")
+    }
+
+    func testStringUnescapes() {
+        let text = Array(#""tab\tquote\" \u00e9 \ud83d\ude00""#.utf8)
+        XCTAssertEqual(text.withUnsafeBufferPointer { JSONScan.string($0, 0..<$0.count) }, "tab\tquote\" é 😀")
+    }
+}
