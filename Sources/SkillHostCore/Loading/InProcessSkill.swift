@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import SkillABI
+import SkillWire
 import Synchronization
 
 /// A skill loaded into the host process with `dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`.
@@ -82,8 +83,9 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let release = skill.pointee.release
         let start = DispatchTime.now()
-        // A thread of its own: the skill's health() may block (header: "[serialized] … may block").
-        DispatchQueue.global().async {
+        // A thread of its own, not a Dispatch pool thread: health() may block (the header allows it), and
+        // while probes block pool threads Dispatch waits about a second before adding more.
+        let started = startDetachedThread {
             var detail: UnsafeMutablePointer<CChar>? = nil
             let rc = context.withCString { fn(HostServices.table, $0, &detail) }
             var text: String? = nil
@@ -94,6 +96,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
             box.set(rc, text)
             done.signal()
         }
+        guard started else { return HealthProbe(status: .unavailable, message: "cannot start a thread for the health check") }
         guard done.wait(timeout: deadline) == .success, let (rc, text) = box.get() else {
             return HealthProbe(status: .unavailable, message: "health check did not answer before the deadline")
         }
