@@ -283,8 +283,11 @@ final class WorkerProcess: Sendable {
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         state.withLock { $0.exit = (status, Int(usage.ru_maxrss)) }
-        exitSignal.signal()
+        // Wake the reader BEFORE signalling: the reader closes `wake` (in finalize) only after
+        // `exitSignal`, so writing afterwards could hit a descriptor number already reused by the
+        // next worker's channel — one stray byte there reads as a broken protocol and kills it.
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
+        exitSignal.signal()
     }
 }
