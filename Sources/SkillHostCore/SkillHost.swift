@@ -69,14 +69,17 @@ public final class SkillHost: Sendable {
 
     // MARK: - Health
 
-    /// The last recorded health of every registered skill ("ok" for skills never probed).
-    public func lastHealth() -> [String: HealthRecord] { HealthStore(path: paths.stateDir + "/health.json").load() }
+    /// The health of every registered skill as recorded (state, reason, counters, last probe);
+    /// `ok` for a skill never seen or whose file changed since.
+    public func lastHealth() -> [String: SkillHealth] { invoker.health.all() }
 
     /// Probes every registered skill now (in parallel, each with the health deadline), through the
-    /// runtime its calls use (a worker process unless trusted), records the answers, and returns them
-    /// by skill id. A skill that cannot even be loaded is "unavailable".
-    public func probeHealth() -> [String: HealthRecord] {
-        let skills = registry.skills
+    /// runtime its calls use (a worker process unless trusted), records the answers in the health
+    /// state machine, and returns every skill's health afterwards. A skill that cannot even be loaded
+    /// is "unavailable"; a quarantined skill is not probed (it is not called at all).
+    public func probeHealth() -> [String: SkillHealth] {
+        let before = invoker.health.all()
+        let skills = registry.skills.filter { before[$0.id]?.state != .quarantined }
         let results = Mutex<[String: HealthRecord]>([:])
         let stamp = Self.timestamp()
         let timeout = config.healthTimeoutMs
@@ -94,11 +97,20 @@ public final class SkillHost: Sendable {
         }
         var all = results.withLock { $0 }
         for (id, h) in fileHashes() { all[id]?.sha256 = h }
-        let store = HealthStore(path: paths.stateDir + "/health.json")
-        var merged = store.load().filter { registry.skill(id: $0.key) != nil }
-        for (k, v) in all { merged[k] = v }
-        store.save(merged)
-        return all
+        invoker.health.recordAll(all.keys.sorted().map { ($0, HealthEvent.probed(all[$0]!)) })
+        return invoker.health.all()
+    }
+
+    /// `skillhost unblock ID`: puts a skill back to `ok` (out of quarantine, or any other state), so
+    /// calls reach it again; its counters are kept. Fails with `no_skill` for an id not registered.
+    public func unblock(id: String) -> Result<SkillHealth, SkillError> {
+        guard registry.skill(id: id) != nil else {
+            let near = registry.skills.map(\.id).filter { editDistance($0, id) <= 3 || $0.hasSuffix("." + id) }
+            return .failure(SkillError(.noSkill, "no registered skill has the id \"\(id)\"",
+                                       hint: near.isEmpty ? "run `skillhost list` to see the skill ids" : "did you mean \(near.joined(separator: ", "))?"))
+        }
+        invoker.health.recordAll([(id, .unblocked)])
+        return .success(invoker.health.current(id))
     }
 
     // MARK: - Files

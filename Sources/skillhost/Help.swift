@@ -11,7 +11,8 @@ enum Help {
       invoke      Call an intent with JSON input
       health      Probe every skill now and record the answers
       install     Validate a skill file, then move it into the skill folder atomically
-      doctor      Show refused files, intent conflicts and folder problems, with fixes
+      doctor      Show refused files, intent conflicts, unhealthy skills and folder problems, with fixes
+      unblock     Let calls reach a quarantined skill again
 
     GLOBAL OPTIONS:
       --skills-dir DIR     Skill folder (default: $SKILLHOST_PATH, colon-separated, else ./skills.d)
@@ -46,6 +47,9 @@ enum Help {
     Calls INTENT. The input (default {}) is validated against the intent's schema first. The skill
     runs in its own worker process (unless the config lists it under "trusted"), so a crash, a hang
     or a runaway allocation ends as an error (crashed, timeout), never as the host's crash.
+    A quarantined skill is not called. When the chosen skill fails with crashed, timeout or
+    unavailable and the intent is read-only or idempotent, the call goes to the next skill that
+    declares the intent and is not quarantined or unavailable ("fallback" in --json).
     --json prints {"ok":true,"skill":ID,"result":…} or {"ok":false,"error":{"kind":…,"message":…}};
     the exit code names the error kind (see skillhost --help).
     """
@@ -54,7 +58,9 @@ enum Help {
     USAGE: skillhost health [--json]
 
     Probes every registered skill now (each with the health deadline, in the worker process its calls
-    use) and records the answers, which `list` then shows. Exits 1 if any skill is not ok.
+    use) and records the answers in each skill's health state (ok, degraded, unavailable,
+    quarantined), which `list` then shows. A quarantined skill is not probed. Exits 1 if any skill
+    is not ok.
     """
 
     static let install = """
@@ -69,6 +75,15 @@ enum Help {
     USAGE: skillhost doctor [--json]
 
     Reports what is wrong and how to fix it: missing or insecure folders, refused files with their
-    reasons, intents claimed by several skills. Exits 1 if it found a problem.
+    reasons, intents claimed by several skills, quarantined and unavailable skills. Exits 1 if it
+    found a problem.
+    """
+
+    static let unblock = """
+    USAGE: skillhost unblock ID [--json]
+
+    Puts skill ID back to ok, so calls reach it again: use it after a skill was quarantined (it
+    crashed too often, see `skillhost list`) once you know why. Replacing the skill's file lifts the
+    quarantine too. Exits 11 (no_skill) if no registered skill has that id.
     """
 }

@@ -6,11 +6,11 @@ import SkillHostCore
 /// No rule about skills lives here.
 let commands: [String: (Arguments) -> Int32] = [
     "list": ListCommand.run, "inspect": InspectCommand.run, "invoke": InvokeCommand.run,
-    "health": HealthCommand.run, "install": InstallCommand.run, "doctor": DoctorCommand.run,
+    "health": HealthCommand.run, "install": InstallCommand.run, "doctor": DoctorCommand.run, "unblock": UnblockCommand.run,
 ]
 let helps: [String: String] = [
     "list": Help.list, "inspect": Help.inspect, "invoke": Help.invoke, "health": Help.health,
-    "install": Help.install, "doctor": Help.doctor,
+    "install": Help.install, "doctor": Help.doctor, "unblock": Help.unblock,
 ]
 
 ProtectedOutput.reserve()

@@ -3,7 +3,7 @@ import XCTest
 
 /// The command line itself: unknown commands and options are usage errors (exit 2), help exits 0.
 final class UsageTests: EndToEndTestCase {
-    static let commands = ["list", "inspect", "invoke", "health", "install", "doctor"]
+    static let commands = ["list", "inspect", "invoke", "health", "install", "doctor", "unblock"]
 
     func testUnknownCommandExitsTwoNamingIt() throws {
         let r = skillhost("frobnicate")

@@ -60,7 +60,7 @@ final class WorkerRuntimeTests: EndToEndTestCase {
 
     func testRepeatedCrashesBackOffButAStableSkillIsNotDelayed() throws {
         try addSkill("segv_invoke.so")
-        let h = try openHost()
+        let h = try openHost(config: #"{"health":{"quarantineAfterCrashes":100}}"#)
         let start = Date()
         for _ in 0..<4 {
             guard case .failure(let e) = call(h, "fixture.segv", timeoutMs: 5000) else { return XCTFail("must crash") }
@@ -77,6 +77,48 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         // After the backoff the skill answers, and a success resets the count.
         usleep(300_000)
         guard case .success = call(h, "fixture.segv.ok", timeoutMs: 5000) else { return XCTFail("must answer after the backoff") }
+    }
+
+    /// The issue's test: 200 calls in a row to a skill that crashes on every third call of its worker,
+    /// interleaved with calls to another skill, through one host. Threshold 10 crashes in 600 s: the
+    /// 10th crash is call 30; from then on the skill is quarantined and not called.
+    func testTwoHundredCallsToASkillThatCrashesEveryThirdCall() throws {
+        try addSkill("crash_every_third.so")
+        try addSkill("echo_c.so")
+        let h = try openHost(config: #"{"health":{"quarantineAfterCrashes":10,"windowSeconds":600}}"#)
+        var crashes = 0, successes = 0, quarantinedAt: Int?
+        for i in 1...200 {
+            switch call(h, "fixture.third", timeoutMs: 5000) {
+            case .success(let s):
+                XCTAssertNil(quarantinedAt, "call \(i) reached a quarantined skill")
+                XCTAssertNotEqual(i % 3, 0, "call \(i) should have crashed")
+                XCTAssertEqual(s.result["n"]?.intValue, Int64((i - 1) % 3 + 1), "call \(i)")
+                successes += 1
+            case .failure(let e) where e.kind == .crashed:
+                XCTAssertEqual(i % 3, 0, "only every third call crashes; call \(i): \(e.message)")
+                crashes += 1
+            case .failure(let e):
+                XCTAssertEqual(e.kind, .unavailable, "call \(i): \(e.message)")
+                XCTAssertTrue(e.message.contains("quarantined"), e.message)
+                if quarantinedAt == nil { quarantinedAt = i }
+            }
+            // The other skill in the same host: never lost, never delayed.
+            let t = Date()
+            guard case .success(let echo) = call(h, "fixture.echo", #"{"text":"c\#(i)"}"#, timeoutMs: 2000) else {
+                return XCTFail("the echo call next to call \(i) failed")
+            }
+            XCTAssertEqual(echo.result["text"]?.stringValue, "c\(i)")
+            XCTAssertLessThan(Date().timeIntervalSince(t), 2.0)
+        }
+        XCTAssertEqual(crashes, 10, "quarantined at the 10th crash")
+        XCTAssertEqual(successes, 20, "every call before it that was not a third one succeeded")
+        XCTAssertEqual(quarantinedAt, 31, "the first call after the 10th crash (call 30) is refused")
+        let health = h.lastHealth()["test.fixture.third"]
+        XCTAssertEqual(health?.state, .quarantined)
+        XCTAssertEqual(health?.crashes, 10)
+        XCTAssertEqual(health?.calls, 30)
+        h.shutdown()
+        XCTAssertEqual(h.lastHealth()["test.fixture.echo"]?.calls, 200, "every echo call counted (flushed at shutdown)")
     }
 
     func testBackoffDoublesWithJitterAndIsCapped() {

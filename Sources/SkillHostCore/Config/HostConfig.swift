@@ -8,7 +8,8 @@ import FoundationEssentials
 ///       "invokeTimeoutMs": 10000, "scanTimeoutMs": 5000, "healthTimeoutMs": 5000,
 ///       "locale": "zh-CN", "timeZone": "Asia/Shanghai",
 ///       "trusted": ["dev.skillhost.units"],
-///       "workers": { "memoryLimitMB": 1024, "openFiles": 256, "cpuSecondsPerCall": 60, "killGraceMs": 200 }
+///       "workers": { "memoryLimitMB": 1024, "openFiles": 256, "cpuSecondsPerCall": 60, "killGraceMs": 200 },
+///       "health": { "quarantineAfterCrashes": 3, "windowSeconds": 600, "slowProbeMs": 2000 }
 ///     }
 ///
 /// `skills.<id>` is handed to that skill, and only to it, as `config` in its call context. Strings in
@@ -28,6 +29,8 @@ public struct HostConfig: Sendable {
     /// Skill ids that run inside the host process (loaded with dlopen) instead of a worker process.
     public var trusted: Set<String> = []
     public var workers = WorkerSettings()
+    /// Thresholds of the health state machine (see `HealthSettings`).
+    public var health = HealthSettings()
     /// The file this came from, if any.
     public var source: String?
 
@@ -78,6 +81,7 @@ public struct HostConfig: Sendable {
                 }
                 c.trusted = Set(a.compactMap(\.stringValue))
             case "workers": c.workers = try WorkerSettings(m.value, file: path)
+            case "health": c.health = try HealthSettings(m.value, file: path)
             case "locale": c.locale = m.value.stringValue
             case "timeZone": c.timeZone = m.value.stringValue
             default:

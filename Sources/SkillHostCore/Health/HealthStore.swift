@@ -1,9 +1,8 @@
 import FoundationEssentials
 import Glibc
 
-/// The last known health of each skill, persisted in `$XDG_STATE_HOME/skillhost/health.json` so
-/// that `list` can show it without calling any skill. `skillhost health` refreshes it.
-public struct HealthRecord: Sendable {
+/// The last answer of a health probe, kept inside a skill's `SkillHealth`.
+public struct HealthRecord: Sendable, Equatable {
     public var status: String
     public var message: String
     public var checkedAt: String
@@ -19,31 +18,92 @@ public struct HealthRecord: Sendable {
     }
 }
 
-struct HealthStore {
+/// Every skill's `SkillHealth`, persisted in `$XDG_STATE_HOME/skillhost/health.json` (one JSON object,
+/// skill id → entry) so that it survives the host and is shared by separate `skillhost` commands.
+///
+/// - Reading (`load`) takes no lock: writers replace the file with an atomic `rename`, so a reader
+///   sees the old or the new file, never half of one.
+/// - Changing (`update`) is a read-modify-write under an exclusive `flock` on `health.json.lock`, so
+///   two processes recording outcomes at once both count. The new file is written to a temporary
+///   file and renamed into place.
+/// Errors are not the caller's problem: an unreadable file reads as empty, a failed write is logged.
+/// A value type holding only the path; safe to use from any thread (the lock is per process and file).
+struct HealthStore: Sendable {
     let path: String
 
-    func load() -> [String: HealthRecord] {
-        guard let data = FileManager.default.contents(atPath: path), let j = try? JSON.parse([UInt8](data)),
-              let o = j.objectValue else { return [:] }
-        var out: [String: HealthRecord] = [:]
+    init(stateDir: String) { path = stateDir + "/health.json" }
+
+    func load() -> [String: SkillHealth] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [:] }
+        defer { close(fd) }
+        return Self.parse(Self.readAll(fd))
+    }
+
+    /// Applies `change` to the stored entries under the lock and writes the result; returns it.
+    @discardableResult
+    func update(_ change: (inout [String: SkillHealth]) -> Void) -> [String: SkillHealth] {
+        let dir = PathText.directory(of: path)
+        if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if lock >= 0 {
+            while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        }
+        defer { if lock >= 0 { close(lock) } }  // closing releases the lock
+        var entries = load()
+        change(&entries)
+        let doc = JSON.object(JSONObject(entries.keys.sorted().map { (key: $0, value: entries[$0]!.json) }))
+        var bytes: [UInt8] = []
+        doc.write(to: &bytes)
+        bytes.append(0x0a)
+        let tmp = path + ".tmp.\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            HostLog.warning("cannot write \(tmp): \(String(cString: strerror(errno)))")
+            return entries
+        }
+        let ok = bytes.withUnsafeBytes { buf -> Bool in
+            var off = 0
+            while off < buf.count {
+                let n = write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                off += n
+            }
+            return true
+        }
+        close(fd)
+        if !ok || rename(tmp, path) != 0 {
+            HostLog.warning("cannot write \(path): \(String(cString: strerror(errno)))")
+            unlink(tmp)
+        }
+        return entries
+    }
+
+    /// Modification time of the file in ns, or 0 when there is none (to notice other processes' writes).
+    func stamp() -> Int64 {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return 0 }
+        return (Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)) ^ Int64(bitPattern: UInt64(st.st_ino))
+    }
+
+    static func parse(_ bytes: [UInt8]) -> [String: SkillHealth] {
+        guard !bytes.isEmpty, let j = try? JSON.parse(bytes), let o = j.objectValue else { return [:] }
+        var out: [String: SkillHealth] = [:]
         for m in o {
-            guard let s = m.value["status"]?.stringValue else { continue }
-            out[m.key] = HealthRecord(status: s, message: m.value["message"]?.stringValue ?? "",
-                                      checkedAt: m.value["checkedAt"]?.stringValue ?? "", latencyMs: m.value["latencyMs"]?.doubleValue,
-                                      sha256: m.value["sha256"]?.stringValue)
+            if let e = SkillHealth(json: m.value) { out[m.key] = e }
         }
         return out
     }
 
-    func save(_ records: [String: HealthRecord]) {
-        let doc = JSON.object(JSONObject(records.keys.sorted().map { (key: $0, value: records[$0]!.json) }))
-        do {
-            try makeDirectories(PathText.directory(of: path))
-            let tmp = path + ".tmp.\(getpid())"
-            try Data(doc.pretty.utf8).write(to: URL(fileURLWithPath: tmp))
-            rename(tmp, path)
-        } catch {
-            HostLog.warning("cannot write \(path): \(error)")
+    private static func readAll(_ fd: Int32) -> [UInt8] {
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return out }
+            out.append(contentsOf: chunk[0..<n])
         }
     }
 }

@@ -31,12 +31,21 @@ public struct InvokeSuccess: Sendable {
     /// The skill's one-sentence summary, if it gave one.
     public var message: String?
     public var durationMs: Double
+    /// The skills tried before `skillID` answered, and how each failed (empty when the first answered).
+    public var fallback: [(skill: String, error: SkillError)] = []
 
     /// The JSON contract of `skillhost invoke --json`.
     public var json: JSON {
         var o = JSONObject([("ok", .bool(true)), ("skill", .string(skillID)), ("version", .string(skillVersion)),
                             ("intent", .string(intent)), ("result", result)])
         if let message { o["message"] = .string(message) }
+        if !fallback.isEmpty {
+            o["fallback"] = .array(fallback.map { f in
+                var e = f.error.json.objectValue!
+                e["skill"] = nil
+                return .object(JSONObject([("skill", .string(f.skill)), ("error", .object(e))]))
+            })
+        }
         return .object(o)
     }
 }

@@ -6,7 +6,9 @@ import Synchronization
 
 /// Calls intents: checks the caller may, validates the input against the intent's schema before any
 /// skill code sees it, loads the skill, enforces the deadline, checks the result, and maps every
-/// failure to a `SkillError`. The one place where those rules live. Thread-safe.
+/// failure to a `SkillError`. Also the one place for the health rules of calls: a quarantined skill is
+/// not called, every outcome is recorded (`HealthTracker`), and a failed call of a read-only or
+/// idempotent intent falls back to the next healthy skill for it. Thread-safe.
 public final class Invoker: Sendable {
     let registry: SkillRegistry
     let config: HostConfig
@@ -21,6 +23,8 @@ public final class Invoker: Sendable {
     private let contextPrefixes = Mutex<[String: [String: String]]>([:])
     let settings: CallSettings
     let clock: CallClock
+    /// Every registered skill's health: read before a call (quarantine, fallback), written after it.
+    let health: HealthTracker
 
     init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String],
          workerPath: String) {
@@ -31,6 +35,8 @@ public final class Invoker: Sendable {
         self.environment = environment
         settings = CallSettings(config: config, timeZone: timeZone, environment: environment)
         clock = CallClock(environment: environment)
+        health = HealthTracker(stateDir: paths.stateDir, settings: config.health,
+                               files: Dictionary(uniqueKeysWithValues: registry.skills.map { ($0.id, FileIdentity($0.file)) }))
     }
 
     public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
@@ -56,29 +62,103 @@ public final class Invoker: Sendable {
             return .failure(SkillError(.noSkill, "no skill declares the intent \"\(request.intent)\"",
                                        hint: near.isEmpty ? "run `skillhost list` to see the intents on offer" : "did you mean \(near.prefix(5).joined(separator: ", "))?"))
         }
-        let skill = binding.skill
         guard binding.intent.surfaces.contains(request.caller.surface) else {
-            return .failure(SkillError(.denied, "\(request.intent) (skill \(skill.id)) may not be called by \(request.caller): the intent allows only \(binding.intent.surfaces.names.joined(separator: ", "))",
-                                       skillID: skill.id))
+            return .failure(SkillError(.denied, "\(request.intent) (skill \(binding.skill.id)) may not be called by \(request.caller): the intent allows only \(binding.intent.surfaces.names.joined(separator: ", "))",
+                                       skillID: binding.skill.id))
         }
 
-        // 3. Validate the input before the skill sees it.
+        // 3. The chosen skill, then — for a failure that another skill might not have (crashed,
+        //    timeout, unavailable, quarantine included) and only for an intent the failing skill marks
+        //    read-only or idempotent — the next skill for the intent that is neither quarantined nor
+        //    unavailable. All share the one deadline.
+        var tried: [(skill: String, error: SkillError)] = []
+        var candidates = bindings.dropFirst().makeIterator()
+        var current = binding
+        while true {
+            let outcome = attempt(current, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+            guard case .failure(let e) = outcome else {
+                return outcome.map { var s = $0; s.fallback = tried; return s }
+            }
+            guard Self.fallbackKinds.contains(e.kind), !current.intent.flags.isDisjoint(with: [.readOnly, .idempotent]),
+                  let next = nextCandidate(&candidates, request) else {
+                guard !tried.isEmpty else { return .failure(e) }
+                var first = tried[0].error
+                first.message += " (then " + (tried.dropFirst().map { "\($0.skill): \($0.error.kind.rawValue)" } + ["\(current.skill.id): \(e.kind.rawValue) — \(e.message)"]).joined(separator: "; ") + ")"
+                return .failure(first)
+            }
+            tried.append((current.skill.id, e))
+            current = next
+        }
+    }
+
+    /// Failure kinds after which a call may go to the next skill for the intent.
+    static let fallbackKinds: Set<ErrorKind> = [.crashed, .timeout, .unavailable]
+
+    /// The next binding this caller may call whose skill is neither quarantined nor unavailable.
+    private func nextCandidate(_ it: inout IndexingIterator<ArraySlice<IntentBinding>>, _ request: InvokeRequest) -> IntentBinding? {
+        while let b = it.next() {
+            guard b.intent.surfaces.contains(request.caller.surface) else { continue }
+            let state = health.current(b.skill.id).state
+            if state != .quarantined && state != .unavailable { return b }
+        }
+        return nil
+    }
+
+    /// One skill's try at a call: quarantine gate, input schema, load, call, result checks. Records
+    /// the outcome in the skill's health when the skill was reached.
+    private func attempt(_ binding: IntentBinding, _ request: InvokeRequest, input: JSON, inputBytes: [UInt8], timeout: Int,
+                         deadline: DispatchTime, start: DispatchTime) -> Result<InvokeSuccess, SkillError> {
+        let skill = binding.skill
+        // A quarantined skill is not called.
+        let h = health.current(skill.id)
+        if h.state == .quarantined {
+            return .failure(SkillError(.unavailable, "skill \(skill.id) is quarantined since \(TimeText.rfc3339(h.since)): \(h.reason)",
+                                       hint: "fix the skill and replace its file (\(skill.file.path)), or run `skillhost unblock \(skill.id)` to let calls through again",
+                                       skillID: skill.id))
+        }
+        let outcome = call(binding, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+        switch outcome {
+        case .success: health.record(skill.id, .succeeded(count: 1))
+        case .failure(let e) where e.reached:
+            switch e.error.kind {
+            case .crashed, .timeout, .unavailable, .internal, .loadFailed, .incompatible:
+                health.record(skill.id, .failed(kind: e.error.kind == .incompatible ? .loadFailed : e.error.kind, message: e.error.message))
+            default:
+                health.record(skill.id, .succeeded(count: 1))  // the skill answered (e.g. invalid_input): it is healthy
+            }
+        case .failure: break
+        }
+        return outcome.mapError(\.error)
+    }
+
+    /// A failure, and whether the skill (or its worker) was reached.
+    struct Failure: Error {
+        var error: SkillError
+        var reached: Bool
+    }
+
+    private func call(_ binding: IntentBinding, _ request: InvokeRequest, input: JSON, inputBytes: [UInt8], timeout: Int,
+                      deadline: DispatchTime, start: DispatchTime) -> Result<InvokeSuccess, Failure> {
+        let skill = binding.skill
+        func fail(_ e: SkillError, reached: Bool = true) -> Result<InvokeSuccess, Failure> { .failure(Failure(error: e, reached: reached)) }
+
+        // Validate the input before the skill sees it.
         let schema: (input: JSONSchema, output: JSONSchema?)
         switch compiled(skill, binding.intent.name) {
         case .success(let s): schema = s
-        case .failure(let e): return .failure(e)
+        case .failure(let e): return fail(e, reached: false)
         }
         let violations = schema.input.validate(input)
         if !violations.isEmpty {
-            return .failure(SkillError(.invalidInput, "input for \(request.intent) does not match its schema: " + violations.map(\.description).joined(separator: "; "),
-                                       hint: "`skillhost list --json` shows the intent's inputSchema", skillID: skill.id))
+            return fail(SkillError(.invalidInput, "input for \(request.intent) does not match its schema: " + violations.map(\.description).joined(separator: "; "),
+                                   hint: "`skillhost list --json` shows the intent's inputSchema", skillID: skill.id), reached: false)
         }
 
-        // 4. Load and call.
+        // Load and call.
         let runtime: any SkillRuntime
         switch self.runtime(for: skill) {
         case .success(let r): runtime = r
-        case .failure(let e): return .failure(e)
+        case .failure(let e): return fail(e)
         }
         let raw: RawCompletion
         switch runtime.invoke(intent: binding.intent.name, input: inputBytes, context: context(for: skill, caller: request.caller),
@@ -86,20 +166,20 @@ public final class Invoker: Sendable {
         case .success(let r): raw = r
         case .failure(var e):
             if e.kind == .timeout { e.message = "skill \(skill.id) did not complete \(request.intent) within \(timeout) ms" }
-            return .failure(e)
+            return fail(e)
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
 
-        // 5. Map the outcome.
+        // Map the outcome.
         var who: String { "skill \(skill.id) (\(skill.file.path))" }
         guard raw.status == SKH_STATUS_OK else {
             let message = raw.message ?? "no message"
             switch raw.status {
-            case SKH_STATUS_INVALID_INPUT: return .failure(SkillError(.invalidInput, "\(request.intent): \(message)", skillID: skill.id))
-            case SKH_STATUS_UNAVAILABLE: return .failure(SkillError(.unavailable, "\(request.intent) is unavailable: \(message)", skillID: skill.id))
-            case SKH_STATUS_CANCELLED: return .failure(SkillError(.cancelled, "\(request.intent) was cancelled: \(message)", skillID: skill.id))
-            case SKH_STATUS_FAILED: return .failure(SkillError(.internal, "\(who) failed: \(message)", skillID: skill.id))
-            default: return .failure(SkillError(.internal, "\(who) completed with unknown status \(raw.status): \(message)", skillID: skill.id))
+            case SKH_STATUS_INVALID_INPUT: return fail(SkillError(.invalidInput, "\(request.intent): \(message)", skillID: skill.id))
+            case SKH_STATUS_UNAVAILABLE: return fail(SkillError(.unavailable, "\(request.intent) is unavailable: \(message)", skillID: skill.id))
+            case SKH_STATUS_CANCELLED: return fail(SkillError(.cancelled, "\(request.intent) was cancelled: \(message)", skillID: skill.id))
+            case SKH_STATUS_FAILED: return fail(SkillError(.internal, "\(who) failed: \(message)", skillID: skill.id))
+            default: return fail(SkillError(.internal, "\(who) completed with unknown status \(raw.status): \(message)", skillID: skill.id))
             }
         }
         let result: JSON
@@ -107,19 +187,19 @@ public final class Invoker: Sendable {
             result = parsed
         } else {
             guard let bytes = raw.result else {
-                return .failure(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+                return fail(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
             }
             do { result = try JSON.parse(bytes) } catch {
-            let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
-                return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
-                                           hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+                let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
+                return fail(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
+                                       hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
             }
         }
         if let out = schema.output {
             let bad = out.validate(result)
             if !bad.isEmpty {
-                return .failure(SkillError(.internal, "\(who) returned a result for \(request.intent) that does not match its output schema: " + bad.map(\.description).joined(separator: "; "),
-                                           hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+                return fail(SkillError(.internal, "\(who) returned a result for \(request.intent) that does not match its output schema: " + bad.map(\.description).joined(separator: "; "),
+                                       hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
             }
         }
         return .success(InvokeSuccess(intent: request.intent, skillID: skill.id, skillVersion: skill.summary.version.description,
@@ -150,6 +230,7 @@ public final class Invoker: Sendable {
 
     /// Stops every worker process this invoker started (in-process skills stay loaded).
     func shutdown() {
+        health.flush()
         let all = runtimes.withLock { Array($0.values) }
         DispatchQueue.concurrentPerform(iterations: all.count) { all[$0].shutdown() }
     }

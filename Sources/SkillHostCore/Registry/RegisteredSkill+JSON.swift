@@ -1,19 +1,18 @@
 extension RegisteredSkill {
     /// Appends this skill as `list --json` prints it: the manifest's members (id, name, version,
     /// category, vendor, description, abi, toolchain, threadSafe, hasHealth, intents), then `path`,
-    /// `sha256`, `isolation`, `health` and, after a probe, `healthDetail`. The manifest's bytes are
+    /// `sha256`, `isolation`, `health` (the state) and `healthDetail` (reason, since, lastFailure,
+    /// counters, and the last probe's message). The manifest's bytes are
     /// copied as they are (they were produced by `JSON.write`), not parsed and written again.
-    public func writeListJSON(health: HealthRecord?, to out: inout [UInt8]) {
+    public func writeListJSON(health: SkillHealth?, to out: inout [UInt8]) {
         guard manifestText.last == 0x7d, manifestText.count > 2 else {
             JSON.object(JSONObject([("id", .string(id))])).write(to: &out)
             return
         }
         out.append(contentsOf: manifestText.dropLast())
         var extra = JSONObject([("path", .string(file.path)), ("sha256", file.sha256.map(JSON.string) ?? .null),
-                                ("isolation", .string(isolation.rawValue)), ("health", .string(health?.status ?? "ok"))])
-        if let health {
-            extra["healthDetail"] = .object(JSONObject([("message", .string(health.message)), ("checkedAt", .string(health.checkedAt))]))
-        }
+                                ("isolation", .string(isolation.rawValue)), ("health", .string(health?.state.rawValue ?? "ok"))])
+        extra["healthDetail"] = (health ?? SkillHealth()).detailJSON
         var tail: [UInt8] = []
         JSON.object(extra).write(to: &tail)
         out.append(0x2c)

@@ -9,7 +9,19 @@ enum DoctorCommand {
         let folderProblems = host.scan.folders.filter { $0.problem != nil }
         let refusals = host.scan.refusals
         let conflicts = host.registry.conflicts
-        let problems = folderProblems.count + refusals.count + conflicts.count
+        let health = host.lastHealth()
+        let unhealthy = health.keys.sorted().compactMap { id -> (id: String, health: SkillHealth, fix: String)? in
+            let h = health[id]!
+            let path = host.registry.skill(id: id)?.file.path ?? "its file"
+            switch h.state {
+            case .quarantined:
+                return (id, h, "fix the skill and replace its file (\(path)), or run `skillhost unblock \(id)` to let calls through again")
+            case .unavailable:
+                return (id, h, "see the reason; when the skill can serve again, `skillhost health` (or its next successful call) marks it ok")
+            case .ok, .degraded: return nil
+            }
+        }
+        let problems = folderProblems.count + refusals.count + conflicts.count + unhealthy.count
         if args.flag("--json") {
             Out.json(.object(JSONObject([
                 ("folders", .array(host.scan.folders.map { f in
@@ -21,6 +33,10 @@ enum DoctorCommand {
                 ("skills", .int(Int64(host.registry.skills.count))),
                 ("refused", .array(refusals.map(\.json))),
                 ("conflicts", .array(conflicts.map(ListCommand.conflictJSON))),
+                ("unhealthy", .array(unhealthy.map { u in
+                    .object(JSONObject([("id", .string(u.id)), ("health", .string(u.health.state.rawValue)),
+                                        ("healthDetail", u.health.detailJSON), ("fix", .string(u.fix))]))
+                })),
                 ("config", host.config.source.map(JSON.string) ?? .null),
                 ("problems", .int(Int64(problems))),
             ])), pretty: true)
@@ -41,6 +57,11 @@ enum DoctorCommand {
             Out.print("\n! intent \(c.intent) is declared by \(c.bindings.count) skills: " +
                       c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority), confidence \($0.intent.confidence))" }.joined(separator: ", ") +
                       "\n  calls go to \(c.bindings[0].skill.id)\n  fix: if that is not what you want, raise the priority of the other skill or remove one")
+        }
+        for u in unhealthy {
+            Out.print("\n✗ \(u.id) is \(u.health.state.rawValue) since \(TimeText.rfc3339(u.health.since)): \(u.health.reason)" +
+                      "\n  counters: \(u.health.calls) calls, \(u.health.failures) failures, \(u.health.crashes) crashes, \(u.health.timeouts) timeouts" +
+                      "\n  fix: \(u.fix)")
         }
         Out.print(problems == 0 ? "\nNo problems found." : "\n\(problems) problem\(problems == 1 ? "" : "s") found.")
         return problems == 0 ? 0 : 1

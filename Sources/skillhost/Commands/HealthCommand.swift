@@ -1,6 +1,6 @@
 import SkillHostCore
 
-/// `skillhost health [--json]`
+/// `skillhost health [--json]`: probe every skill now; print each one's state after the probe.
 enum HealthCommand {
     static func run(_ args: Arguments) -> Int32 {
         do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
@@ -8,13 +8,18 @@ enum HealthCommand {
         do { host = try openHost(args) } catch { return Out.fail(error, json: args.flag("--json")) }
         let results = host.probeHealth()
         let ids = results.keys.sorted()
+        /// The probe's answer, or why the skill was not probed (quarantine).
+        func message(_ h: SkillHealth) -> String {
+            h.state == .quarantined || h.probe == nil ? h.reason : h.probe!.message
+        }
         if args.flag("--json") {
             Out.json(.array(ids.map { id in
                 let r = results[id]!
-                var o = JSONObject([("id", .string(id)), ("health", .string(r.status)), ("message", .string(r.message)),
-                                    ("checkedAt", .string(r.checkedAt))])
-                o["latencyMs"] = r.latencyMs.map { .double(($0 * 100).rounded() / 100) } ?? .null
-                o["sha256"] = r.sha256.map(JSON.string) ?? .null
+                var o = JSONObject([("id", .string(id)), ("health", .string(r.state.rawValue)), ("message", .string(message(r))),
+                                    ("checkedAt", r.probe.map { .string($0.checkedAt) } ?? .null)])
+                o["latencyMs"] = r.probe?.latencyMs.map { .double(($0 * 100).rounded() / 100) } ?? .null
+                o["sha256"] = r.probe?.sha256.map(JSON.string) ?? .null
+                o["healthDetail"] = r.detailJSON
                 return .object(o)
             }))
         } else if ids.isEmpty {
@@ -22,9 +27,9 @@ enum HealthCommand {
         } else {
             Out.print(Out.table(["ID", "HEALTH", "LATENCY", "MESSAGE"], ids.map { id in
                 let r = results[id]!
-                return [id, r.status, r.latencyMs.map { TimeText.oneDecimal($0) + " ms" } ?? "-", r.message]
+                return [id, r.state.rawValue, r.probe?.latencyMs.map { TimeText.oneDecimal($0) + " ms" } ?? "-", message(r)]
             }))
         }
-        return results.values.allSatisfy { $0.status == "ok" } ? 0 : 1
+        return results.values.allSatisfy { $0.state == .ok } ? 0 : 1
     }
 }

@@ -29,7 +29,7 @@ enum ListCommand {
         }
         let rows = host.registry.skills.map { s in
             [s.id, s.summary.version.description, s.summary.category, s.summary.abi, s.isolation.rawValue,
-             health[s.id]?.status ?? "ok", s.summary.intents.map(\.name).joined(separator: ", ")]
+             health[s.id]?.state.rawValue ?? "ok", s.summary.intents.map(\.name).joined(separator: ", ")]
         }
         if rows.isEmpty {
             Out.print("No skills registered (folders: \(host.directories.joined(separator: ":"))).")
