@@ -34,7 +34,8 @@ demo: install-skills
 test: build-debug
 	SKILLHOST_BIN_DIR=$(DEBUG) $(SWIFT) test --disable-swift-testing
 
-# Benchmarks (release build): scan/registration and in-process invoke, next to baselines.
+# Benchmarks (release build): scan/registration, invoke in-process and in a worker, worker memory and
+# crash recovery, each next to a baseline measured in the same run.
 bench: build
 	SKILLHOST_BIN_DIR=$(RELEASE) $(RELEASE)/skillhost-bench
 

@@ -83,6 +83,101 @@ enum Report {
             + "\n(per call, µs; \(config.calls) timed calls after \(config.warmup) warm-up, each call timed alone)"
     }
 
+    static func workerSection(_ r: WorkerBench.Result, inProcess: [InvokeBench.Result], config: WorkerBench.Config) -> String {
+        let raw = r.pingPong.samples.median
+        let inC = inProcess.first { $0.name == "invoke fixture.echo" }
+        let inSwift = inProcess.first { $0.name == "invoke echo.say" }
+        func row(_ name: String, _ s: Samples, _ failures: Int, _ versus: Double, _ detail: String) -> [String] {
+            [name, fmt(s.median), fmt(s.percentile(99)), fmt(s.mean), fmt(s.min), ratio(s.median / raw), ratio(s.median / versus),
+             "\(failures)", detail]
+        }
+        var rows = [row(r.pingPong.name, r.pingPong.samples, r.pingPong.failures, .nan, r.pingPong.detail)]
+        for (w, ip) in zip(r.workers, [inC, inSwift]) {
+            rows.append(row(w.name, w.samples, w.failures, ip?.samples.median ?? .nan, w.detail))
+        }
+        for ip in [inC, inSwift].compactMap({ $0 }) {
+            rows.append(row("in-process " + ip.name.replacingOccurrences(of: "invoke ", with: ""), ip.samples, ip.failures, ip.samples.median,
+                            "from (b): trusted, same input"))
+        }
+        var out = table(["measurement", "p50 µs", "p99 µs", "mean", "min", "p50 ÷ ping-pong", "p50 ÷ in-process", "failed", "what"], rows, left: 1)
+        let perBlock = max(1, config.calls / config.blocks)
+        out += "\n(per call, µs; \(perBlock * config.blocks) timed calls of each, in \(config.blocks) interleaved blocks of \(perBlock) "
+            + "(ping-pong, C, Swift, repeated), after \(config.warmup) warm-up calls; each call timed alone)"
+        for kind in ["C", "Swift"] {
+            guard let f = r.sizes[kind] else { continue }
+            var line = "\n\(kind) call frames: request \(f.request) + 4 bytes, reply \(f.reply) + 4 bytes (\(f.source))"
+            if let wr = f.workerReads, let hr = f.hostReads {
+                line += "; read() calls per call: worker \(fmt(wr)), host \(fmt(hr))"
+            }
+            out += line
+        }
+        out += "\nping-pong frames: the C call's sizes"
+        var cpuRows: [[String]] = []
+        for l in [r.pingPong] + r.workers {
+            let n = Double(l.samples.count)
+            let child = l.child
+            let total = child.map { Double(l.host.ns + $0.ns) / 1000 / n }
+            cpuRows.append([l.name, fmt(l.samples.median), fmt(l.samples.mean), fmt(Double(l.host.ns) / 1000 / n),
+                            child.map { fmt(Double($0.ns) / 1000 / n) } ?? "—", total.map { fmt($0) } ?? "—",
+                            total.map { ratio($0 / l.samples.mean) } ?? "—",
+                            fmt(Double(l.host.switches) / n), child.map { fmt(Double($0.switches) / n) } ?? "—"])
+        }
+        out += "\n\n" + table(["per call", "wall p50 µs", "wall mean", "host CPU µs", "child CPU µs", "CPU sum", "CPU ÷ wall mean",
+                                "host switches", "child switches"], cpuRows, left: 1)
+        out += "\n(over all timed calls: host = this process (getrusage), child = the worker or the ping-pong peer (its threads' "
+            + "/proc/PID/task/*/schedstat and context switches); CPU ÷ wall near 1 on a 2-core machine means the two sides mostly take turns)"
+        var split: [[String]] = []
+        for (w, ip) in zip(r.workers, [inC, inSwift]) {
+            let p50 = w.samples.median
+            guard let ip else { continue }
+            let rest = p50 - raw - ip.samples.median
+            split.append([w.name, fmt(p50), fmt(raw), fmt(ip.samples.median), fmt(rest), ratio(rest / p50)])
+        }
+        if !split.isEmpty {
+            out += "\n\n" + table(["p50 split (µs)", "worker", "− ping-pong", "− in-process", "= rest", "rest ÷ worker"], split, left: 1)
+            out += "\n(rest: what a worker call costs beyond one raw round trip and the in-process call — the host's and the worker's threads, framing, parsing)"
+        }
+        return out
+    }
+
+    static func memorySection(_ r: WorkerBench.Result) -> String {
+        func mb(_ kb: Int?) -> String { kb.map { fmt(Double($0) / 1024, 1) } ?? "—" }
+        let rows = r.memory.map { m -> [String] in
+            guard let mem = m.memory else { return [m.label, "\(m.pid)", "gone", "", "", "", "", ""] }
+            return [m.label, "\(m.pid)", mb(mem.rss), mb(mem.pss), mb(mem.uss), mb(mem.anon), mb(mem.vmSize), "\(mem.threads)"]
+        }
+        let source = r.memory.compactMap { $0.memory?.source }.first ?? "?"
+        return table(["process", "pid", "RSS MB", "PSS MB", "USS MB", "anon MB", "VmSize MB", "threads"], rows, left: 1)
+            + "\n(from /proc/PID/\(source); workers found among the children of this process (pid \(r.hostPID)) by their command line "
+            + "`skillhost-worker serve FILE …`. PSS divides each shared page among the processes mapping it (this bench process "
+            + "and the other worker share the Swift runtime); USS = private pages, what ending the worker gives back; "
+            + "VmSize is what workers.memoryLimitMB (RLIMIT_AS) counts)"
+    }
+
+    static func crashSection(_ r: WorkerBench.Result) -> String {
+        let c = r.crash
+        func row(_ what: String, _ s: Samples, _ versus: String = "") -> [String] {
+            [what, "\(s.count)", fmt(s.median), fmt(s.min), fmt(s.max), versus]
+        }
+        let coldC = r.coldEcho.first { $0.0 == "C" }?.1, coldSwift = r.coldEcho.first { $0.0 == "Swift" }?.1
+        var rows = [
+            row("crash call: invoke fixture.segv → `crashed` returned", c.crashCall),
+            row("recovery: `crashed` returned → fixture.segv.ok succeeded", c.recovery,
+                "\(ratio(c.recovery.median / c.cold.median)) of its cold start; new worker pid in \(c.newWorker)/\(c.rounds) rounds"),
+            row("crash call started → next success", c.total),
+            row("cold start segv_invoke.so: shutdown, then first call", c.cold, "\(ratio(c.cold.median / r.rawStart.median)) of raw start"),
+        ]
+        if let coldC { rows.append(row("cold start echo_c.so (C): first call on a new worker", coldC, "\(ratio(coldC.median / r.rawStart.median)) of raw start")) }
+        if let coldSwift { rows.append(row("cold start libEchoSkill.so (Swift): first call on a new worker", coldSwift, "\(ratio(coldSwift.median / r.rawStart.median)) of raw start")) }
+        rows.append(row("raw: posix_spawn of the C peer → first round trip (baseline)", r.rawStart))
+        var out = table(["measurement", "rounds", "p50 ms", "min", "max", "ratio"], rows, left: 1)
+        out += "\n(ms; each round: crash, next call, then a clean shutdown and a cold first call, so both run under the same health state;"
+            + " the bench's config raises health.quarantineAfterCrashes so that the rounds are not refused)"
+        if !c.crashMessage.isEmpty { out += "\nthe crash as the caller sees it: " + c.crashMessage }
+        for p in c.problems { out += "\nPROBLEM: " + p }
+        return out
+    }
+
     // MARK: - Goals
 
     static func scanGoals(_ results: [ScanBench.Result], start: [ProcessRun]) -> [Goal] {
@@ -114,6 +209,18 @@ enum Report {
                         met: r.failures == 0 && p50 <= 10,
                         numbers: "p50 \(fmt(p50)) µs, p99 \(fmt(r.samples.percentile(99))) µs; direct (Foundation) p50 \(fmt(fdn)) µs; ratio \(ratio(p50 / fdn))"
                             + (r.failures == 0 ? "" : "; \(r.failures) calls FAILED"))
+        }
+    }
+
+    static func workerGoals(_ r: WorkerBench.Result) -> [Goal] {
+        let raw = r.pingPong.samples.median
+        return r.workers.map { w in
+            let p50 = w.samples.median
+            let bad = w.failures + r.pingPong.failures
+            return Goal(text: "\(w.name) p50 ≤ 2 × raw socketpair ping-pong p50 (skill in a worker process)",
+                        met: bad == 0 && p50 <= 2 * raw,
+                        numbers: "p50 \(fmt(p50)) µs (p99 \(fmt(w.samples.percentile(99)))) vs limit 2 × \(fmt(raw)) = \(fmt(2 * raw)) µs; ratio \(ratio(p50 / raw)) (goal ≤ 2.00×)"
+                            + (bad == 0 ? "" : "; \(bad) calls FAILED"))
         }
     }
 

@@ -1,12 +1,19 @@
 // skillhost-bench — `make bench`.
 //
-//   skillhost-bench [scan] [invoke] [--count N] [--calls N] [--warmup N]
+//   skillhost-bench [scan] [invoke] [worker] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]
+//   skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]
+//       one kind of call of (c) alone, printing p50/p99 and CPU per call: for strace -f -c, perf record
+//       and valgrind --tool=callgrind --trace-children=yes (then the worker's CPU is not counted).
 //
 // (a) scan: scan and registration of N (200) copies of a small C skill and of a small Swift skill,
 //     as whole `skillhost list --json` processes, cold (empty scan cache) and warm (cache in place),
 //     next to a raw dlopen+dlsym loop over the same files and one process start, all in this run.
 // (b) invoke: in-process invoke latency through SkillHost.invoke (Swift and C echo skills), next to a
 //     direct Swift function doing the same JSON work.
+// (c) worker: the same echo intents with the skills NOT trusted (each in a `skillhost-worker serve`
+//     process), per-call p50/p99 next to a raw socketpair ping-pong with a C child and next to (b);
+//     the memory of each idle worker (RSS, PSS, USS); the time from a crash to the next successful
+//     call on the restarted worker, next to a cold worker start and a raw process start.
 // Prints tables (medians, percentiles, ratios), then each goal with "met" / "NOT met" and its numbers.
 // Environment: SKILLHOST_BIN_DIR (release bin dir; default: this executable's folder),
 // SKILLHOST_SOURCE_DIR (package root, for the C fixture; default: where this file was compiled), TMPDIR.
@@ -15,9 +22,13 @@ import Glibc
 
 // MARK: - Arguments
 
+let usage = "usage: skillhost-bench [scan] [invoke] [worker] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
+    + "       skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]   (one kind of call alone, for profilers)"
+var loopKind: String?
 var sections: Set<String> = []
 var scanConfig = ScanBench.Config()
 var invokeConfig = InvokeBench.Config()
+var workerConfig = WorkerBench.Config()
 var argv = CommandLine.arguments.dropFirst()
 while let a = argv.popFirst() {
     func number() -> Int {
@@ -25,17 +36,20 @@ while let a = argv.popFirst() {
         return v
     }
     switch a {
-    case "scan", "invoke": sections.insert(a)
+    case "scan", "invoke", "worker": sections.insert(a)
+    case "loop": loopKind = argv.popFirst() ?? ""
     case "--count": scanConfig.count = number()
     case "--calls": invokeConfig.calls = number()
-    case "--warmup": invokeConfig.warmup = number()
+    case "--warmup": invokeConfig.warmup = number(); workerConfig.warmup = invokeConfig.warmup
+    case "--worker-calls": workerConfig.calls = number()
+    case "--crash-rounds": workerConfig.crashRounds = number()
     case "--help", "-h":
-        say("usage: skillhost-bench [scan] [invoke] [--count N] [--calls N] [--warmup N]")
+        say(usage)
         exit(0)
-    default: fail("unknown argument \(a); usage: skillhost-bench [scan] [invoke] [--count N] [--calls N] [--warmup N]")
+    default: fail("unknown argument \(a); \(usage)")
     }
 }
-if sections.isEmpty { sections = ["scan", "invoke"] }
+if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker"] }
 if scanConfig.count > 1000 { fail("--count is at most 1000 (copy ids have three digits)") }
 
 /// One line to stdout, written at once (no stdio buffering: the output may be a pipe while progress
@@ -62,6 +76,7 @@ say("skillhost-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, 
 say("binaries: \(locations.binDir)   workspace: \(workspace.root)")
 
 var goals: [Report.Goal] = []
+var inProcess: [InvokeBench.Result] = []
 
 if sections.contains("scan") {
     let n = scanConfig.count
@@ -99,12 +114,37 @@ if sections.contains("scan") {
 if sections.contains("invoke") {
     progress("invoke: \(invokeConfig.warmup) warm-up + \(invokeConfig.calls) timed calls × 4")
     let results = InvokeBench(locations: locations, workspace: workspace, config: invokeConfig).measure()
+    inProcess = results
     say("")
     say("(b) in-process invoke of an echo intent through SkillHost.invoke, input \(InvokeBench.input)")
     say(Report.invokeSection(results, config: invokeConfig))
     goals += Report.invokeGoals(results)
 }
 
+if let kind = loopKind {
+    let r = WorkerBench(locations: locations, workspace: workspace, config: workerConfig).loop(kind: kind)
+    let n = Double(r.samples.count)
+    say("loop \(kind): \(r.samples.count) calls, p50 \(fmt(r.samples.median)) µs, p99 \(fmt(r.samples.percentile(99))) µs, failed \(r.failures); "
+        + "per call: this process \(fmt(Double(r.host.ns) / 1000 / n)) µs CPU, \(fmt(Double(r.host.switches) / n)) switches; "
+        + "child \(r.child.map { "\(fmt(Double($0.ns) / 1000 / n)) µs CPU, \(fmt(Double($0.switches) / n)) switches" } ?? "—")")
+}
+
+if sections.contains("worker") {
+    progress("worker: \(workerConfig.warmup) warm-up + \(workerConfig.calls) timed calls × 3 (ping-pong, C, Swift); memory; \(workerConfig.crashRounds) crash rounds")
+    let r = WorkerBench(locations: locations, workspace: workspace, config: workerConfig).measure()
+    say("")
+    say("(c) invoke into a WORKER process (skills not trusted) through SkillHost.invoke, input \(InvokeBench.input)")
+    say(Report.workerSection(r, inProcess: inProcess, config: workerConfig))
+    say("")
+    say("(d) memory of one idle worker")
+    say(Report.memorySection(r))
+    say("")
+    say("(e) from a crash to the next successful call on the restarted worker (Tests/Fixtures/segv_invoke.c)")
+    say(Report.crashSection(r))
+    goals += Report.workerGoals(r)
+}
+
+if goals.isEmpty && loopKind != nil { exit(0) }
 say("")
 say("Goals (load average \(loadAverage()) at the end; whole bench \(fmt(Double(monotonicNs() - began) / 1e9, 1)) s)")
 say(Report.goals(goals))

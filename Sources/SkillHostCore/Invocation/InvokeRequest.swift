@@ -10,14 +10,17 @@ public struct InvokeRequest: Sendable {
     public var timeoutMs: Int?
     /// Receives the skill's progress reports (step, total, message), on any thread.
     public var progress: (@Sendable (UInt32, UInt32, String?) -> Void)?
+    /// Lets the caller cancel the call while it runs (see `Cancellation`).
+    public var cancellation: Cancellation?
 
     public init(intent: String, input: String, caller: Caller, timeoutMs: Int? = nil,
-                progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil) {
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil) {
         self.intent = intent
         self.input = input
         self.caller = caller
         self.timeoutMs = timeoutMs
         self.progress = progress
+        self.cancellation = cancellation
     }
 }
 

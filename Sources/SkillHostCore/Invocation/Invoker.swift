@@ -162,7 +162,7 @@ public final class Invoker: Sendable {
         }
         let raw: RawCompletion
         switch runtime.invoke(intent: binding.intent.name, input: inputBytes, context: context(for: skill, caller: request.caller),
-                              deadline: deadline, progress: request.progress) {
+                              deadline: deadline, progress: request.progress, cancellation: request.cancellation) {
         case .success(let r): raw = r
         case .failure(var e):
             if e.kind == .timeout { e.message = "skill \(skill.id) did not complete \(request.intent) within \(timeout) ms" }

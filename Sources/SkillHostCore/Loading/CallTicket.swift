@@ -107,11 +107,21 @@ final class CallTicket: @unchecked Sendable {
         if done.wait(timeout: deadline) == .success {
             return state.withLock { $0.outcome }
         }
+        return abandon()
+    }
+
+    /// Tells the skill the host no longer wants the result (`is_cancelled` turns true) without giving up.
+    func requestCancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// Gives up on the call: it is marked cancelled and abandoned (a later completion is dropped).
+    /// Returns the outcome if the completion won the race.
+    func abandon() -> RawCompletion? {
         cancelled.store(true, ordering: .relaxed)
         let outcome: RawCompletion? = state.withLock { s in
             if s.state == .running { s.state = .abandoned; return nil }
             return s.outcome  // completed between the timeout and the lock
         }
+        if outcome == nil { done.signal() }  // wake a waiter in `wait`, which then finds no outcome
         return outcome
     }
 

@@ -57,7 +57,8 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
     }
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
-                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?) -> Result<RawCompletion, SkillError> {
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
+                cancellation: Cancellation?) -> Result<RawCompletion, SkillError> {
         if let serial, serial.wait(timeout: deadline) == .timedOut {
             return .failure(SkillError(.timeout, "skill \(id) is busy with an earlier call that has not completed, and the deadline passed while waiting", skillID: id))
         }
@@ -69,9 +70,18 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         if let slot = serial { finish = { slot.signal() } }
         let ticket = CallTicket(skillID: id, intent: intent, input: input, context: context, host: HostServices.table,
                                 onProgress: progress, onFinish: finish)
+        // Cancelling tells the skill (is_cancelled) and gives it a grace period to complete; then the
+        // host stops waiting (the call stays valid until the skill completes, as for a deadline).
+        cancellation?.onCancel {
+            ticket.requestCancel()
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Cancellation.graceMs)) { _ = ticket.abandon() }
+        }
         invokeFn(ticket.call)
         ticket.invokeReturned()
         guard let outcome = ticket.wait(until: deadline) else {
+            if cancellation?.isCancelled == true {
+                return .failure(SkillError(.cancelled, "\(intent) was cancelled; skill \(id) did not stop within \(Cancellation.graceMs) ms, so the host stopped waiting for it", skillID: id))
+            }
             return .failure(SkillError(.timeout, "skill \(id) did not complete \(intent) before the deadline", hint: "the skill may be stuck or its data source slow; raise the deadline with --timeout MS if it is just slow", skillID: id))
         }
         return .success(outcome)

@@ -9,8 +9,11 @@ import SkillABI
 /// a deadline passing, comes back as a `RawCompletion` or a `SkillError`; it is safe to call from any
 /// thread; it honours `deadline` even if the skill never completes.
 protocol SkillRuntime: Sendable {
+    /// `cancellation`, when the caller cancels, tells the skill and, after `Cancellation.graceMs`
+    /// without a completion, ends the call with `cancelled`.
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
-                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?) -> Result<RawCompletion, SkillError>
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
+                cancellation: Cancellation?) -> Result<RawCompletion, SkillError>
 
     /// Asks the skill whether it can serve now, with the context a call would get. Blocks up to `deadline`.
     func health(context: String, deadline: DispatchTime) -> HealthProbe

@@ -8,6 +8,8 @@ enum WorkerStopCause: Sendable, Equatable {
     case protocolError(detail: String)
     /// The host is shutting the worker down (exit, or `SkillHost.shutdown`).
     case shutdown
+    /// A call of `intent` was cancelled and the skill did not stop within the grace period.
+    case cancelled(intent: String)
     /// The worker closed its end of the channel but did not exit (skill code closed fd 3).
     case channelClosed
 }
@@ -32,7 +34,7 @@ struct WorkerDeath: Sendable {
     var isUnexpected: Bool {
         switch cause {
         case nil, .protocolError?, .channelClosed?: return true
-        case .deadline?, .shutdown?: return false
+        case .deadline?, .shutdown?, .cancelled?: return false
         }
     }
 
@@ -69,6 +71,9 @@ struct WorkerDeath: Sendable {
                               hint: "skill code must not close file descriptor 3 (the worker's channel to the host); \(vendorHint)", skillID: id)
         case .shutdown?:
             return SkillError(.unavailable, "skill \(id)'s worker was stopped\(during) because the host is shutting down", skillID: id)
+        case .cancelled(let other)?:
+            return SkillError(.crashed, "skill \(id)'s worker was stopped\(during) because a cancelled call (of \(other)) did not stop in time",
+                              hint: "calls in flight in one worker end together; retry", skillID: id)
         case nil:
             break
         }

@@ -128,8 +128,12 @@ final class WorkerProcess: Sendable {
 
     /// Sends one call and waits for its completion until `deadline`. Nil means the deadline passed
     /// (the call is forgotten; a late completion is dropped); the caller decides what happens to the worker.
+    ///
+    /// Cancelling sends the worker a `cancel` frame (the skill's `is_cancelled` turns true); a skill that
+    /// has not completed `Cancellation.graceMs` later gets its worker stopped, and the call ends `cancelled`.
     func call(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
-              progress: (@Sendable (UInt32, UInt32, String?) -> Void)?) -> Result<RawCompletion, SkillError>? {
+              progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
+              cancellation: Cancellation? = nil) -> Result<RawCompletion, SkillError>? {
         let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress)
         let registered: Result<UInt64, SkillError> = state.withLock { s in
             if let d = s.death { return .failure(d.error(skill: skill, intent: intent, settings: settings)) }
@@ -156,6 +160,18 @@ final class WorkerProcess: Sendable {
         f.append(contentsOf: context.utf8)
         // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
         _ = send(f, withStore: true)
+        cancellation?.onCancel { [self] in
+            var c: [UInt8] = [0, 0, 0, 0]
+            c.append(contentsOf: #"{"op":"cancel","id":"#.utf8)
+            c.append(contentsOf: String(id).utf8)
+            _ = send(c, withStore: false)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Cancellation.graceMs)) { [self] in
+                let stopped = waiter.resolve(.failure(SkillError(
+                    .cancelled, "\(intent) was cancelled; skill \(skill.id) did not stop within \(Cancellation.graceMs) ms, so its worker was stopped",
+                    hint: "the next call starts a new worker; a skill should check is_cancelled during long work", skillID: skill.id)))
+                if stopped { terminate(.cancelled(intent: intent)) }
+            }
+        }
         if let outcome = waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.calls.removeValue(forKey: id) }
         return waiter.wait(until: .now())

@@ -40,7 +40,8 @@ final class WorkerRuntime: SkillRuntime {
     }
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
-                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?) -> Result<RawCompletion, SkillError> {
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
+                cancellation: Cancellation?) -> Result<RawCompletion, SkillError> {
         if let serial, serial.wait(timeout: deadline) == .timedOut {
             return .failure(SkillError(.timeout, "skill \(skill.id) is busy with an earlier call that has not completed, and the deadline passed while waiting", skillID: skill.id))
         }
@@ -50,7 +51,8 @@ final class WorkerRuntime: SkillRuntime {
         case .failure(let e): return .failure(e)
         case .success(let w): worker = w
         }
-        guard let outcome = worker.call(intent: intent, input: input, context: context, deadline: deadline, progress: progress) else {
+        guard let outcome = worker.call(intent: intent, input: input, context: context, deadline: deadline, progress: progress,
+                                        cancellation: cancellation) else {
             worker.terminate(.deadline(intent: intent))
             detach(worker)
             return .failure(SkillError(.timeout, "skill \(skill.id) did not complete \(intent) before the deadline",
@@ -144,7 +146,7 @@ final class WorkerRuntime: SkillRuntime {
     private func ended(_ w: WorkerProcess, _ death: WorkerDeath) {
         let failed: Bool
         switch death.cause {
-        case .shutdown?: failed = false
+        case .shutdown?, .cancelled?: failed = false  // the host asked for it
         default: failed = true  // a crash, an exit, a broken protocol, a deadline kill, a failed load
         }
         state.withLock { s in

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
 import SkillHostCore
@@ -27,7 +28,10 @@ enum InvokeCommand {
         do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
         // A person at a terminal, unless the output goes to a program.
         let caller: Caller = !json && ProtectedOutput.isTerminal && isatty(0) == 1 ? .human : .automation
-        switch host.invoke(InvokeRequest(intent: intent, input: input, caller: caller, timeoutMs: timeout)) {
+        let cancellation = Cancellation()
+        let interrupts = cancelOnInterrupt(cancellation)
+        defer { interrupts.cancel() }
+        switch host.invoke(InvokeRequest(intent: intent, input: input, caller: caller, timeoutMs: timeout, cancellation: cancellation)) {
         case .failure(let e):
             return Out.fail(e, json: json)
         case .success(let s):
@@ -52,4 +56,22 @@ func readStandardInput() -> [UInt8] {
         if n <= 0 { return out }
         out.append(contentsOf: chunk[0..<n])
     }
+}
+
+/// Ctrl-C (SIGINT) cancels the running call: the skill is told, and gets a short grace period to stop
+/// before the host stops waiting (the command then exits with the `cancelled` code). A second Ctrl-C
+/// exits at once. Returns the signal source; cancel it when the call is over.
+func cancelOnInterrupt(_ cancellation: Cancellation) -> DispatchSourceSignal {
+    signal(SIGINT, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    source.setEventHandler {
+        if cancellation.isCancelled {
+            writeStandardError("skillhost: interrupted again; exiting\n")
+            _exit(130)
+        }
+        writeStandardError("skillhost: cancelling (Ctrl-C again to quit at once)\n")
+        cancellation.cancel()
+    }
+    source.resume()
+    return source
 }

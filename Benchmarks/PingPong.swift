@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+
+/// The baseline for (c): a raw socketpair ping-pong between this process and a tiny C child, with
+/// frames shaped like the host ↔ worker protocol (4-byte big-endian length, then the body) and sized
+/// like the real invoke and complete frames. The child reads whatever is available from fd 3 (one
+/// `read`), and for every whole frame writes one reply frame (one `write`); this process writes a
+/// request with one `send` and reads until the whole reply is in. No threads, no polling, no parsing:
+/// the least two processes can do per round trip over the same kind of channel.
+struct PingPong {
+    /// The peer: `pingpong_peer REPLY_BYTES`, channel on fd 3, exits at end-of-file.
+    static let peerSource = """
+        #include <stdint.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <unistd.h>
+        #include <errno.h>
+        int main(int argc, char **argv) {
+            size_t reply = argc > 1 ? strtoul(argv[1], NULL, 10) : 16;
+            unsigned char *out = malloc(4 + reply);
+            static unsigned char in[1 << 16];
+            if (!out || reply == 0 || reply > sizeof in) return 2;
+            out[0] = reply >> 24; out[1] = reply >> 16; out[2] = reply >> 8; out[3] = reply;
+            memset(out + 4, 'x', reply);
+            out[4] = '{'; out[3 + reply] = '}';
+            size_t have = 0;
+            for (;;) {
+                ssize_t n = read(3, in + have, sizeof in - have);
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) return 0;
+                have += (size_t)n;
+                size_t at = 0;
+                while (have - at >= 4) {
+                    size_t len = (size_t)in[at] << 24 | (size_t)in[at + 1] << 16 | (size_t)in[at + 2] << 8 | in[at + 3];
+                    if (len == 0 || len > sizeof in - 4) return 3;
+                    if (have - at < 4 + len) break;
+                    at += 4 + len;
+                    for (size_t off = 0; off < 4 + reply;) {
+                        ssize_t w = write(3, out + off, 4 + reply - off);
+                        if (w < 0 && errno == EINTR) continue;
+                        if (w <= 0) return 0;
+                        off += (size_t)w;
+                    }
+                }
+                memmove(in, in + at, have - at);
+                have -= at;
+            }
+        }
+
+        """
+
+    static func build(into dir: String, workspace: Workspace) -> String {
+        let src = dir + "/pingpong_peer.c"
+        let out = dir + "/pingpong_peer"
+        do { try peerSource.write(toFile: src, atomically: true, encoding: .utf8) } catch {
+            fail("cannot write \(src): \(error.localizedDescription)")
+        }
+        ProcessTimer.mustSucceed(Fixtures.cc, ["-O2", "-o", out, src], in: workspace, what: "compiling the ping-pong peer")
+        return out
+    }
+
+    /// One running peer and this process's end of the socketpair.
+    final class Peer {
+        let pid: pid_t
+        let fd: Int32
+        let request: [UInt8]
+        let replyBytes: Int
+        private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+
+        /// Starts `executable` with fd 3 = its end of a new socketpair. `requestBytes` and `replyBytes`
+        /// are body sizes (without the 4-byte header).
+        init(executable: String, requestBytes: Int, replyBytes: Int) {
+            var sv: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sv) == 0 else {
+                fail("socketpair: \(String(cString: strerror(errno)))")
+            }
+            // adddup2 onto the same number would keep close-on-exec: keep the child's end away from 3.
+            var childEnd = sv[1]
+            if childEnd < 10 {
+                childEnd = fcntl(sv[1], F_DUPFD_CLOEXEC, 10)
+                close(sv[1])
+            }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, childEnd, 3)
+            let args: [String] = [executable, String(replyBytes)]
+            let argv = args.map { strdup($0) }
+            defer { argv.forEach { free($0) } }
+            var cargv = argv + [nil]
+            var cenv: [UnsafeMutablePointer<CChar>?] = [nil]
+            var child: pid_t = 0
+            let rc = posix_spawn(&child, executable, &actions, nil, &cargv, &cenv)
+            close(childEnd)
+            guard rc == 0 else { fail("cannot start \(executable): \(String(cString: strerror(rc)))") }
+            pid = child
+            fd = sv[0]
+            self.replyBytes = replyBytes
+            // A request frame of exactly `requestBytes`: JSON-looking, padded.
+            var body = Array(#"{"op":"invoke","id":1,"intent":"fixture.echo","input":{"text":"hello, skillhost"},"pad":""#.utf8)
+            if body.count + 2 < requestBytes { body += [UInt8](repeating: UInt8(ascii: "x"), count: requestBytes - body.count - 2) }
+            body += Array(#""}"#.utf8)
+            body = Array(body.prefix(max(requestBytes, 1)))
+            let h = UInt32(body.count)
+            request = [UInt8(h >> 24), UInt8(h >> 16 & 0xff), UInt8(h >> 8 & 0xff), UInt8(h & 0xff)] + body
+        }
+
+        /// One round trip: send the request, read until the whole reply is in. False on any error.
+        @inline(never)
+        func roundTrip() -> Bool {
+            let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent == request.count else { return false }
+            let want = 4 + replyBytes
+            var have = 0
+            return buffer.withUnsafeMutableBytes { buf -> Bool in
+                while have < want {
+                    let n = read(fd, buf.baseAddress! + have, buf.count - have)
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { return false }
+                    have += n
+                }
+                return have == want
+            }
+        }
+
+        /// Closes the channel (the peer exits at end-of-file) and reaps it.
+        func stop() {
+            close(fd)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+    }
+
+    /// posix_spawn of the peer → its first round trip answered: the least a process start and one
+    /// exchange cost, the baseline for a worker's start (ms, one sample per run).
+    static func startAndFirstRoundTrip(executable: String, requestBytes: Int, replyBytes: Int) -> Double {
+        let t0 = monotonicNs()
+        let p = Peer(executable: executable, requestBytes: requestBytes, replyBytes: replyBytes)
+        let ok = p.roundTrip()
+        let t1 = monotonicNs()
+        p.stop()
+        if !ok { fail("the ping-pong peer did not answer its first frame") }
+        return Double(t1 - t0) / 1e6
+    }
+}
