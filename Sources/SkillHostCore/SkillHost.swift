@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import SkillWire
 import Synchronization
 
 /// Options every surface passes when it opens the host.
@@ -56,6 +57,17 @@ public final class SkillHost: Sendable {
         })
         invoker = Invoker(registry: registry, config: config, paths: paths, timeZone: timeZone, environment: options.environment,
                           workerPath: workerPath)
+        if config.workers.eager { startWorkers() }
+    }
+
+    /// Starts the worker of every skill that runs in one, in parallel, without waiting for them
+    /// (`"workers": {"eager": true}`); each is ready, or has failed, by the time its first call comes.
+    func startWorkers() {
+        let deadline = DispatchTime.now() + .milliseconds(config.invokeTimeoutMs)
+        for skill in registry.skills where skill.isolation == .process {
+            guard case .success(let r) = invoker.runtime(for: skill), let w = r as? WorkerRuntime else { continue }
+            startDetachedThread { w.prestart(deadline: deadline) }
+        }
     }
 
     // MARK: - Calls

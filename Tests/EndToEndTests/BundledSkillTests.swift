@@ -54,6 +54,18 @@ final class BundledSkillTests: EndToEndTestCase {
         try assertEchoStillServes()
     }
 
+    func testSwiftFatalErrorKillsOnlyTheWorkerAndIsCrashedWithItsMessage() throws {
+        try addRegisteredBundledSkill("libEchoSkill.so", id: "dev.skillhost.echo")
+        let r = invoke("echo.fail", #"{"kind":"fatal","message":"invariant broken on purpose"}"#)
+        let e = try assertInvokeError(r, kind: "crashed", exitCode: 14, messageContains: ["killed by SIG"])
+        XCTAssertTrue((e["message"] as? String ?? "").contains("invariant broken on purpose"),
+                      "the crash message carries what the Swift runtime printed: \(e)")
+        assertNoWorkersLeft()
+        let again = invoke("echo.say", #"{"text":"back"}"#)
+        XCTAssertEqual(try assertInvokeOK(again, skill: "dev.skillhost.echo") as? [String: String], ["text": "back"])
+        try assertEchoStillServes()
+    }
+
     func testSwiftEchoRepeatOutOfRangeIsInvalidInput() throws {
         try addRegisteredBundledSkill("libEchoSkill.so", id: "dev.skillhost.echo")
         try assertInvokeError(invoke("echo.say", #"{"text":"hi","repeat":11}"#), kind: "invalid_input", exitCode: 10,

@@ -27,7 +27,7 @@ struct EchoSkill: AgentSkill {
             name: "echo.fail",
             description: "Fail on purpose with the given kind of error, for testing error handling.",
             inputSchema: #"""
-            {"type":"object","properties":{"kind":{"type":"string","enum":["invalid_input","unavailable","failed","throw"],"description":"Which error: a SkillError case, or \"throw\" for a plain Swift error."},"message":{"type":"string","description":"The error message."}},"required":["kind"],"additionalProperties":false}
+            {"type":"object","properties":{"kind":{"type":"string","enum":["invalid_input","unavailable","failed","throw","fatal"],"description":"Which error: a SkillError case, \"throw\" for a plain Swift error, or \"fatal\" for a Swift fatalError (the process dies)."},"message":{"type":"string","description":"The error message."}},"required":["kind"],"additionalProperties":false}
             """#,
             flags: [.readOnly, .idempotent]),
     ]
@@ -48,6 +48,7 @@ struct EchoSkill: AgentSkill {
             case .unavailable: throw SkillError.unavailable(message)
             case .failed: throw SkillError.failed(message)
             case .throw: throw EchoFailure(message: message)
+            case .fatal: fatalError(message)  // for hosts' fault tests: kills the process running the skill
             }
         default:
             throw SkillError.invalidInput("unknown intent \(input.intent)")
@@ -66,7 +67,7 @@ struct SayOutput: Encodable {
 
 struct FailInput: Decodable {
     enum Kind: String, Decodable {
-        case invalidInput = "invalid_input", unavailable, failed, `throw`
+        case invalidInput = "invalid_input", unavailable, failed, `throw`, fatal
     }
     let kind: Kind
     let message: String?

@@ -116,6 +116,9 @@ public struct WorkerSettings: Sendable, Equatable {
     public var cpuSecondsPerCall = 60
     /// After a deadline passes, how long a worker gets between SIGTERM and SIGKILL. Default 200 ms.
     public var killGraceMs = 200
+    /// Start every worker when the host opens, instead of on each skill's first call. Default false:
+    /// worth it for a long-running host, a waste for a one-shot `skillhost` command.
+    public var eager = false
 
     public init() {}
 
@@ -124,6 +127,13 @@ public struct WorkerSettings: Sendable, Equatable {
             throw SkillError(.invalidInput, "config file \"\(file)\": \"workers\" must be an object, e.g. {\"memoryLimitMB\": 1024}")
         }
         for m in o {
+            if m.key == "eager" {
+                guard let b = m.value.boolValue else {
+                    throw SkillError(.invalidInput, "config file \"\(file)\": \"workers.eager\" must be true or false, found \(m.value.serialized)")
+                }
+                eager = b
+                continue
+            }
             guard let v = m.value.intValue, v >= 0, v <= 1 << 30 else {
                 throw SkillError(.invalidInput, "config file \"\(file)\": \"workers.\(m.key)\" must be a non-negative integer (0 turns the limit off), found \(m.value.serialized)")
             }

@@ -88,12 +88,18 @@ final class WorkerOutput: Sendable {
     }
 
     /// The last `count` lines written (an unfinished last line included), each cut to 300 characters.
+    /// The last `count` lines the skill wrote. When the Swift runtime printed a stack trace after a
+    /// fatal error ("Current stack trace:" and frames), the lines before the trace are the ones that say
+    /// what happened ("…: Fatal error: …"), so those are returned instead of the frames.
     func lastLines(_ count: Int = 5) -> [String] {
         state.withLock { s in
             var bytes = Array(s.tail.suffix(Self.keptBytes))
             bytes.append(contentsOf: s.partial)
-            return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-                .suffix(count).map { $0.count > 300 ? String($0.prefix(300)) + "…" : String($0) }
+            var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+            if let trace = lines.lastIndex(where: { $0.hasPrefix("Current stack trace:") }), trace > lines.startIndex {
+                lines = Array(lines[..<trace])
+            }
+            return lines.suffix(count).map { $0.count > 300 ? String($0.prefix(300)) + "…" : String($0) }
         }
     }
 

@@ -97,6 +97,12 @@ final class WorkerRuntime: SkillRuntime {
         case fail(SkillError)
     }
 
+    /// Starts the worker now, if none is running (`"workers": {"eager": true}`), so the first call does
+    /// not pay for the start. Blocks until it is ready or failed (a failure is left for the first call).
+    func prestart(deadline: DispatchTime) {
+        _ = readyWorker(deadline: deadline, intent: nil)
+    }
+
     /// The running worker, or a new one once the backoff allows, ready (hello received) before `deadline`.
     private func readyWorker(deadline: DispatchTime, intent: String?) -> Result<WorkerProcess, SkillError> {
         while true {
