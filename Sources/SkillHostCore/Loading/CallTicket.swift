@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SkillABI
+import SkillWire
 import Synchronization
 
 /// What a skill's completion delivered, copied out of the skill's buffers.
@@ -129,17 +130,11 @@ final class CallTicket: @unchecked Sendable {
 
     // MARK: - Retirement
 
-    private static let ring = Mutex<(slots: [CallTicket?], next: Int)>((Array(repeating: nil, count: 256), 0))
+    private static let ring = RetirementRing<CallTicket>()
 
     /// Puts this ticket in the retirement ring; the ticket it displaces has its memory freed.
     private func retire() {
-        let evicted = Self.ring.withLock { r -> CallTicket? in
-            let old = r.slots[r.next]
-            r.slots[r.next] = self
-            r.next = (r.next + 1) % r.slots.count
-            return old
-        }
-        evicted?.free()
+        Self.ring.retire(self)?.free()
     }
 
     private func free() {

@@ -92,16 +92,11 @@ final class ServedCall: @unchecked Sendable {
 
     // MARK: - Retirement
 
-    private static let ring = Mutex<(slots: [ServedCall?], next: Int)>((Array(repeating: nil, count: 256), 0))
+    private static let ring = RetirementRing<ServedCall>()
 
+    /// Puts this call in the retirement ring (see `RetirementRing`); the one it displaces is freed.
     private func retire() {
-        let evicted = Self.ring.withLock { r -> ServedCall? in
-            let old = r.slots[r.next]
-            r.slots[r.next] = self
-            r.next = (r.next + 1) % r.slots.count
-            return old
-        }
-        evicted?.free()
+        Self.ring.retire(self)?.free()
     }
 
     private func free() {
