@@ -126,6 +126,19 @@ final class WorkerProcess: Sendable {
                           hint: "its static initializers or init are slow or stuck; `skillhost inspect \(skill.file.path)` reads it with the scan deadline", skillID: skill.id)
     }
 
+    /// Gives `waiter` the next request id in `table` (calls or probes), unless the worker has ended:
+    /// then the error says why, for the waiter's intent.
+    private func register<V>(_ waiter: WorkerWaiter<V>,
+                             in table: WritableKeyPath<State, [UInt64: WorkerWaiter<V>]>) -> Result<UInt64, SkillError> {
+        state.withLock { s in
+            if let d = s.death { return .failure(d.error(skill: skill, intent: waiter.intent, settings: settings)) }
+            let id = s.nextID
+            s.nextID += 1
+            s[keyPath: table][id] = waiter
+            return .success(id)
+        }
+    }
+
     /// Sends one call and waits for its completion until `deadline`. Nil means the deadline passed
     /// (the call is forgotten; a late completion is dropped); the caller decides what happens to the worker.
     ///
@@ -135,15 +148,8 @@ final class WorkerProcess: Sendable {
               progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
               cancellation: Cancellation? = nil) -> Result<RawCompletion, SkillError>? {
         let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress)
-        let registered: Result<UInt64, SkillError> = state.withLock { s in
-            if let d = s.death { return .failure(d.error(skill: skill, intent: intent, settings: settings)) }
-            let id = s.nextID
-            s.nextID += 1
-            s.calls[id] = waiter
-            return .success(id)
-        }
         let id: UInt64
-        switch registered {
+        switch register(waiter, in: \.calls) {
         case .failure(let e): return .failure(e)
         case .success(let i): id = i
         }
@@ -181,15 +187,8 @@ final class WorkerProcess: Sendable {
     /// (the worker is left running: health is [serialized] and may block, the next probe queues behind).
     func health(context: String, deadline: DispatchTime) -> Result<WorkerHealthAnswer, SkillError>? {
         let waiter = WorkerWaiter<WorkerHealthAnswer>(intent: nil)
-        let registered: Result<UInt64, SkillError> = state.withLock { s in
-            if let d = s.death { return .failure(d.error(skill: skill, intent: nil, settings: settings)) }
-            let id = s.nextID
-            s.nextID += 1
-            s.probes[id] = waiter
-            return .success(id)
-        }
         let id: UInt64
-        switch registered {
+        switch register(waiter, in: \.probes) {
         case .failure(let e): return .failure(e)
         case .success(let i): id = i
         }
