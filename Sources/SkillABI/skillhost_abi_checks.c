@@ -8,3 +8,11 @@ _Static_assert(offsetof(skh_skill, struct_size) == 8, "struct_size must be the t
 _Static_assert(offsetof(skh_host, abi_major) == 0, "skh_host starts with its version");
 _Static_assert(offsetof(skh_call, struct_size) == 0, "skh_call starts with its size");
 _Static_assert(offsetof(skh_intent, struct_size) == 0, "skh_intent starts with its size");
+
+/* Fields added in 1.1 start exactly where the 1.0 structs ended (LP64 sizes of 1.0: skh_skill 120,
+ * skh_intent 72, skh_host 64), so a 1.0 struct_size says "none of the 1.1 fields". */
+#if defined(__LP64__)
+_Static_assert(offsetof(skh_skill, abi_minor_required) == 120, "1.1 fields of skh_skill follow the 1.0 layout");
+_Static_assert(offsetof(skh_intent, version) == 72, "1.1 fields of skh_intent follow the 1.0 layout");
+_Static_assert(offsetof(skh_host, time_left_ms) == 64, "1.1 services of skh_host follow the 1.0 layout");
+#endif

@@ -23,6 +23,15 @@ public struct HostOptions: Sendable {
     }
 }
 
+/// What `SkillHost.install` did.
+public struct Installation: Sendable {
+    /// Where the file now is.
+    public var path: String
+    public var manifest: SkillManifest
+    /// The older installed version of the same skill id that the new file now shadows, if any.
+    public var shadows: (path: String, version: SemanticVersion)?
+}
+
 /// The host core, as the surfaces see it: scan the skill folders, then list, call, probe, inspect
 /// and install skills. Opening it scans (answering from the scan cache for unchanged files).
 public final class SkillHost: Sendable {
@@ -167,9 +176,11 @@ public final class SkillHost: Sendable {
 
     /// Validates `file` as a skill, then copies it into the first skill folder under its own name,
     /// atomically (a temporary file in the same folder, fsync'ed, mode 0755, renamed into place), so a
-    /// scan never sees half a file. Refuses a file that another installed file already provides the
-    /// same skill id for, unless that file has the same name (an upgrade in place).
-    public func install(file: String) -> Result<(path: String, manifest: SkillManifest), SkillError> {
+    /// scan never sees half a file. When another installed file provides the same skill id under another
+    /// name, only a newer version is installed, and the older file is then shadowed (kept for a
+    /// rollback, see `ScanReport.shadowed`); the same or an older version is refused. A file with the
+    /// same name is replaced (an upgrade in place).
+    public func install(file: String) -> Result<Installation, SkillError> {
         let (_, outcome) = inspect(file: file)
         let manifest: SkillManifest
         switch outcome {
@@ -179,9 +190,13 @@ public final class SkillHost: Sendable {
         let folder = Scanner.absolute(directories[0])
         let name = PathText.fileName(of: file)
         let target = folder + "/" + name
+        var shadows: (path: String, version: SemanticVersion)? = nil
         if let other = registry.skill(id: manifest.id), other.file.path != target {
-            return .failure(SkillError(.invalidInput, "not installed: skill id \"\(manifest.id)\" is already provided by \"\(other.file.path)\" (version \(other.summary.version)); \"\(file)\" has version \(manifest.version)",
-                                       hint: "remove the old file first, or install the new one under the same file name to replace it"))
+            guard manifest.version > other.summary.version else {
+                return .failure(SkillError(.invalidInput, "not installed: skill id \"\(manifest.id)\" is already provided by \"\(other.file.path)\" (version \(other.summary.version)); \"\(file)\" has version \(manifest.version), which would never be used (the newest version of an id wins)",
+                                           hint: "to roll back, remove the newer file; to replace it, install the new one under the same file name (\(PathText.fileName(of: other.file.path)))"))
+            }
+            shadows = (other.file.path, other.summary.version)
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -214,7 +229,7 @@ public final class SkillHost: Sendable {
         }
         let dfd = open(folder, O_RDONLY | O_DIRECTORY)
         if dfd >= 0 { fsync(dfd); close(dfd) }
-        return .success((target, manifest))
+        return .success(Installation(path: target, manifest: manifest, shadows: shadows))
     }
 
     static func timestamp() -> String { TimeText.nowUTC() }

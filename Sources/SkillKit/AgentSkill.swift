@@ -27,6 +27,12 @@ public protocol AgentSkill: Sendable {
     var supportedIntents: [SkillIntent] { get }
     /// Whether `execute` may run concurrently with itself. Default `true`.
     var isThreadSafe: Bool { get }
+    /// The oldest ABI 1.x minor of the host this skill can work with (`skh_skill.abi_minor_required`).
+    /// Default 0: the skill runs on any 1.x host and checks `SkillContext.missingHostServices` for what a
+    /// newer host would offer. Raise it only if the skill cannot do without a later service; a 1.1+
+    /// host then refuses it with a message naming both versions, and an older host gets a failed `init`
+    /// whose log line names the missing services.
+    var requiredHostABIMinor: Int { get }
 
     /// Serves one call of one of `supportedIntents` (the host has already validated `input` against the
     /// intent's input schema). Throw `SkillError` to choose the status; any other error becomes
@@ -44,6 +50,7 @@ public protocol AgentSkill: Sendable {
 
 extension AgentSkill {
     public var isThreadSafe: Bool { true }
+    public var requiredHostABIMinor: Int { 0 }
     public func healthCheck(context: SkillContext) async -> SkillHealth { .ok }
     public func setUp(context: SkillContext) throws {}
 }

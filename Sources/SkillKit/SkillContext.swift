@@ -82,6 +82,19 @@ public struct SkillContext: Sendable {
         session?.isCancelled ?? false
     }
 
+    /// How long the host will still wait for this call's result (its deadline), or `nil` when there is
+    /// no deadline, no call, or the host predates ABI 1.1 (then `missingHostServices` lists
+    /// `"time_left_ms"`). Use it to bound your own waits, e.g. an HTTP request's timeout.
+    public var timeLeft: Duration? {
+        session?.millisecondsLeft.map { .milliseconds($0) }
+    }
+
+    /// The `skh_host` services this SDK knows that the host does not offer (an older host), by their C
+    /// names, e.g. `["time_left_ms"]` on a 1.0 host. Empty on a current host and outside a host.
+    public var missingHostServices: [String] {
+        session?.host?.missing ?? []
+    }
+
     /// Reads `key` from the host's shared context store: the JSON text, or `nil` if not set.
     public func contextValue(_ key: String) -> [UInt8]? {
         session?.contextValue(key)

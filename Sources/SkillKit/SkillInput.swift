@@ -4,7 +4,8 @@ import Foundation
 /// validated by the host against the intent's input schema). A value copied out of the `skh_call`, so it
 /// stays valid after the call completes.
 public struct SkillInput: Sendable {
-    /// The intent being invoked, one of the skill's `supportedIntents` names.
+    /// The intent being invoked, as `SkillIntent.address`: its name for version 1 (`"echo.say"`),
+    /// `"name@N"` for later versions (`"echo.say@2"`). Switch on this.
     public let intent: String
     /// The raw UTF-8 JSON object.
     public let json: [UInt8]

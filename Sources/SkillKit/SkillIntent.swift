@@ -23,11 +23,20 @@ public struct SkillIntent: Sendable {
     public var keywords: [String: [String]]
     /// Example requests, for intent recognition and documentation.
     public var examples: [SkillExample]
+    /// The version of this intent's contract (ABI 1.1, `skh_intent.version`). A breaking change to the
+    /// schemas or the meaning ships as a second `SkillIntent` with the same name and `version + 1`, the
+    /// old one kept; callers address `"name@2"`, and a bare `"name"` reaches the highest version.
+    public var version: Int
+    /// How the host addresses this intent, and what `SkillInput.intent` holds for it: `"name"` for
+    /// version 1, `"name@N"` after.
+    public var address: String { version <= 1 ? name : "\(name)@\(version)" }
 
     public init(name: String, description: String, inputSchema: String, outputSchema: String? = nil,
                 flags: IntentFlags = [], surfaces: Surfaces = .all, priority: Int32 = 0,
-                confidence: Double = 1.0, keywords: [String: [String]] = [:], examples: [SkillExample] = []) {
+                confidence: Double = 1.0, keywords: [String: [String]] = [:], examples: [SkillExample] = [],
+                version: Int = 1) {
         self.name = name
+        self.version = version
         self.description = description
         self.inputSchema = inputSchema
         self.outputSchema = outputSchema

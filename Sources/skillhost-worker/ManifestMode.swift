@@ -108,6 +108,7 @@ func describeIntent(_ ip: UnsafePointer<skh_intent>, into l: inout Line) {
     }
     if has(size, end(\skh_intent.keywords)) { l.key("keywords"); l.field(i.keywords) }
     if has(size, end(\skh_intent.examples)) { l.key("examples"); l.field(i.examples) }
+    if has(size, end(\skh_intent.version)) { l.key("version"); l.number(i.version) }
     l.raw("}")
 }
 
@@ -132,6 +133,7 @@ func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
     if has(size, end(\skh_skill.invoke)) { l.key("hasInvoke"); l.bool(s.invoke != nil) }
     if has(size, end(\skh_skill.health)) { l.key("hasHealth"); l.bool(s.health != nil) }
     if has(size, end(\skh_skill.release)) { l.key("hasRelease"); l.bool(s.release != nil) }
+    if has(size, end(\skh_skill.abi_minor_required)) { l.key("abiMinorRequired"); l.number(s.abi_minor_required) }
     if has(size, end(\skh_skill.intents)) {
         l.key("intentCount"); l.number(s.intent_count)
         if let intents = s.intents, s.intent_count <= 1024 {

@@ -68,11 +68,25 @@ final class InstallTests: EndToEndTestCase {
         try assertEchoStillServes()
     }
 
-    func testInstallingTheSecondDuplicateIdFixtureIsRefused() throws {
+    func testInstallingANewerVersionUnderAnotherNameShadowsTheOlderOne() throws {
         XCTAssertEqual(skillhost("install", fixtures + "/duplicate_id_a.so", "--json").exitCode, 0)
         let r = skillhost("install", fixtures + "/duplicate_id_b.so", "--json")
-        try assertInvokeError(r, kind: "invalid_input", exitCode: 10, messageContains: ["test.fixture.dup", "duplicate_id_a.so"])
-        XCTAssertEqual(try folderEntries(), ["duplicate_id_a.so"])
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        let shadows = try XCTUnwrap(try r.jsonObject()["shadows"] as? [String: Any], r.summary)
+        XCTAssertEqual(shadows["version"] as? String, "1.0.0")
+        XCTAssertEqual(shadows["path"] as? String, skills + "/duplicate_id_a.so")
+        XCTAssertEqual(try folderEntries(), ["duplicate_id_a.so", "duplicate_id_b.so"], "the old file stays, for a rollback")
+        try assertInvokeOK(invoke("fixture.dup_b"), skill: "test.fixture.dup")
+    }
+
+    func testInstallingAnOlderOrEqualVersionUnderAnotherNameIsRefused() throws {
+        XCTAssertEqual(skillhost("install", fixtures + "/duplicate_id_b.so", "--json").exitCode, 0)
+        for older in ["duplicate_id_a.so", "duplicate_id_c.so"] {
+            let r = skillhost("install", fixtures + "/" + older, "--json")
+            let e = try assertInvokeError(r, kind: "invalid_input", exitCode: 10, messageContains: ["test.fixture.dup", "duplicate_id_b.so", "2.0.0"])
+            XCTAssertTrue((e["hint"] as? String ?? "").contains("roll back"), "\(e)")
+        }
+        XCTAssertEqual(try folderEntries(), ["duplicate_id_b.so"])
     }
 
     func testInstallTextOutputNamesTheSkillAndTarget() throws {

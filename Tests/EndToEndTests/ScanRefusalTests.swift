@@ -81,7 +81,7 @@ final class ScanRefusalTests: EndToEndTestCase {
 
     func testNextABIMajorIsRefusedAsAbiMismatchNamingBothVersions() throws {
         let r = try assertRefused("abi_major_next.so", reason: "abi_mismatch", kind: "incompatible",
-                                  messageContains: ["1.0", "2.0"], refusedID: "test.fixture.abimajornext")
+                                  messageContains: ["1.0–1.1", "2.0"], refusedID: "test.fixture.abimajornext")
         XCTAssertFalse((r["hint"] as? String ?? "").isEmpty, "an ABI mismatch says what to do: \(r)")
         // Its intent is not served.
         try assertInvokeError(invoke("fixture.abi_major_next"), kind: "no_skill", exitCode: 11)
@@ -119,29 +119,58 @@ final class ScanRefusalTests: EndToEndTestCase {
 
     // MARK: - Two files, one id
 
-    func testSecondFileWithSameIdIsRefusedAsDuplicateAndFirstStaysRegistered() throws {
+    func testNewerVersionOfAnIdWinsAndTheOlderIsListedAsShadowed() throws {
         try addSkill("echo_c.so")
         let a = try addSkill("duplicate_id_a.so")
         let b = try addSkill("duplicate_id_b.so")
         let list = try listAll()
         let dup = try XCTUnwrap(list.skills.first("id", "test.fixture.dup"), list.result.summary)
-        XCTAssertEqual(dup["path"] as? String, a, "the first file (by name) wins")
-        XCTAssertEqual(dup["version"] as? String, "1.0.0")
-        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }), ["test.fixture.dup", "test.fixture.echo"])
+        XCTAssertEqual(dup["path"] as? String, b, "2.0.0 wins over 1.0.0, whatever the file names")
+        XCTAssertEqual(dup["version"] as? String, "2.0.0")
+        let shadows = try XCTUnwrap(dup["shadows"] as? [[String: Any]], list.result.summary)
+        XCTAssertEqual(shadows.count, 1)
+        XCTAssertEqual(shadows.first?["version"] as? String, "1.0.0")
+        XCTAssertEqual(shadows.first?["path"] as? String, a)
+        XCTAssertTrue(list.refused.isEmpty, "an older version is not an error: \(list.result.summary)")
+        let shadowed = try XCTUnwrap(try list.result.jsonObject()["shadowed"] as? [[String: Any]])
+        XCTAssertEqual(shadowed.first?["path"] as? String, a)
+        XCTAssertEqual(shadowed.first?["shadowedBy"] as? String, b)
+
+        let text = skillhost("list")
+        XCTAssertTrue(text.stdout.contains("shadowed: test.fixture.dup 1.0.0 (\(a)) by version 2.0.0 (\(b))"), text.stdout)
+        let doctor = skillhost("doctor")
+        XCTAssertEqual(doctor.exitCode, 0, "shadowing is not a problem: \(doctor.summary)")
+        XCTAssertTrue(doctor.stdout.contains("shadowed by version 2.0.0"), doctor.stdout)
+
+        let fromB = try assertInvokeOK(invoke("fixture.dup_b"), skill: "test.fixture.dup")
+        XCTAssertEqual((fromB as? [String: Any])?["from"] as? String, "b")
+        try assertInvokeError(invoke("fixture.dup_a"), kind: "no_skill", exitCode: 11)
+
+        // Rollback: remove the newer file, and the older one is served again.
+        try FileManager.default.removeItem(atPath: b)
+        let back = try assertInvokeOK(invoke("fixture.dup_a"), skill: "test.fixture.dup")
+        XCTAssertEqual((back as? [String: Any])?["from"] as? String, "a")
+        try assertEchoStillServes()
+    }
+
+    func testTwoFilesWithTheSameIdAndVersionAreADuplicateAndTheFirstWins() throws {
+        try addSkill("echo_c.so")
+        let b = try addSkill("duplicate_id_b.so")
+        let c = try addSkill("duplicate_id_c.so")
+        let list = try listAll()
+        let dup = try XCTUnwrap(list.skills.first("id", "test.fixture.dup"), list.result.summary)
+        XCTAssertEqual(dup["path"] as? String, b, "the first file (by name) wins among equal versions")
         XCTAssertEqual(list.refused.count, 1, list.result.summary)
-        let r = try XCTUnwrap(list.refused.first("file", b), list.result.summary)
+        let r = try XCTUnwrap(list.refused.first("file", c), list.result.summary)
         XCTAssertEqual(r["reason"] as? String, "duplicate_id")
         let message = r["message"] as? String ?? ""
-        for m in [b, a, "test.fixture.dup"] { XCTAssertTrue(message.contains(m), "\"\(m)\" missing in: \(message)") }
+        for m in [b, c, "test.fixture.dup", "2.0.0"] { XCTAssertTrue(message.contains(m), "\"\(m)\" missing in: \(message)") }
 
         let doctor = skillhost("doctor", "--json")
         XCTAssertEqual(doctor.exitCode, 1, doctor.summary)
         let refused = try XCTUnwrap(try doctor.jsonObject()["refused"] as? [[String: Any]])
-        XCTAssertEqual(refused.first("file", b)?["reason"] as? String, "duplicate_id", doctor.summary)
-
-        let fromA = try assertInvokeOK(invoke("fixture.dup_a"), skill: "test.fixture.dup")
-        XCTAssertEqual((fromA as? [String: Any])?["from"] as? String, "a")
-        try assertInvokeError(invoke("fixture.dup_b"), kind: "no_skill", exitCode: 11)
+        XCTAssertEqual(refused.first("file", c)?["reason"] as? String, "duplicate_id", doctor.summary)
+        try assertInvokeError(invoke("fixture.dup_c"), kind: "no_skill", exitCode: 11)
         try assertEchoStillServes()
     }
 

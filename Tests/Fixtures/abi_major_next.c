@@ -1,5 +1,5 @@
 /* abi_major_next.c — reports abi_major = SKH_ABI_VERSION_MAJOR + 1; everything else is valid.
- * The host must refuse it ("incompatible") after reading abi_major, naming both majors, and must
+ * The host must refuse it ("incompatible") after reading abi_major, naming both majors (it claims 2.0), and must
  * call none of its functions. */
 #include "skillhost.h"
 
@@ -21,7 +21,7 @@ static const skh_intent intents[] = {
 
 static const skh_skill skill = {
     .abi_major = SKH_ABI_VERSION_MAJOR + 1,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
+    .abi_minor = 0,
     .struct_size = sizeof(skh_skill),
     .flags = SKH_SKILL_THREAD_SAFE,
     .id = "test.fixture.abimajornext",

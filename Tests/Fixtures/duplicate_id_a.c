@@ -1,6 +1,6 @@
-/* duplicate_id_a.c — a valid skill with id "test.fixture.dup", the same id as duplicate_id_b.c
- * (which declares another version and intent). The host must not register both under one id: it
- * reports the conflict, naming both files. This one: version 1.0.0, intent fixture.dup_a. */
+/* duplicate_id_a.c — a valid skill with id "test.fixture.dup", version 1.0.0, intent fixture.dup_a.
+ * duplicate_id_b.c has the same id in version 2.0.0 (it wins; this one is listed as shadowed);
+ * duplicate_id_c.c has the same id in version 2.0.0 too (same version as b: refused as duplicate_id). */
 #include "skillhost.h"
 
 static void invoke(const skh_call *call)

@@ -1,6 +1,5 @@
-/* duplicate_id_b.c — a valid skill with id "test.fixture.dup", the same id as duplicate_id_a.c
- * (which declares another version and intent). The host must not register both under one id: it
- * reports the conflict, naming both files. This one: version 2.0.0, intent fixture.dup_b. */
+/* duplicate_id_b.c — a valid skill with id "test.fixture.dup", version 2.0.0, intent fixture.dup_b:
+ * the newer version of duplicate_id_a.c's skill, so it wins and a is shadowed (see duplicate_id_a.c). */
 #include "skillhost.h"
 
 static void invoke(const skh_call *call)

@@ -37,8 +37,27 @@ final class ManifestTests: XCTestCase {
     func testRefusesAnotherABIMajorNamingBothVersions() {
         let r = refusal(#"{"abiMajor":2,"abiMinor":3,"structSize":8}"#)
         XCTAssertEqual(r?.reason, .abiMismatch)
-        XCTAssertTrue(r!.message.contains("host serves ABI 1.0, skill was built for ABI 2.3"), r!.message)
+        XCTAssertTrue(r!.message.contains("host serves ABI 1.0–1.1, skill was built for ABI 2.3"), r!.message)
         XCTAssertEqual(r?.reason.errorKind, .incompatible)
+    }
+
+    func testNegotiatesTheRequiredMinor() {
+        let needsNext = good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":4,"abiMinorRequired":2"#)
+        let r = refusal(needsNext)
+        XCTAssertEqual(r?.reason, .abiMismatch)
+        XCTAssertTrue(r!.message.contains("skill needs ABI 1.2 or newer (built for 1.4), this host serves ABI 1.0–1.1"), r!.message)
+        let m = try? validate(good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":4,"abiMinorRequired":1"#)).get()
+        XCTAssertEqual(m?.abiServed, "1.1", "served at the host's minor")
+        XCTAssertEqual(m?.abiRequired, "1.1")
+        let inverted = refusal(good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":0,"abiMinorRequired":1"#))
+        XCTAssertTrue(inverted!.message.contains(#"field "abi_minor_required": expected at most abi_minor (0), found 1"#), inverted!.message)
+    }
+
+    func testIntentVersionsAllowOneNameTwice() throws {
+        let two = good.replacingOccurrences(of: #""intents":[{"#, with: #""intents":[{"structSize":80,"name":"cal.events.list","version":2,"inputSchema":"{\"type\":\"object\"}"},{"#)
+        let m = try validate(two).get()
+        XCTAssertEqual(m.intents.map(\.address).sorted(), ["cal.events.list", "cal.events.list@2"])
+        XCTAssertEqual(SkillSummary(compact: try JSON.parse(m.summary.compactJSON.serialized)), m.summary)
     }
 
     func testRefusesAToolchainMismatchNamingBoth() {
@@ -51,7 +70,7 @@ final class ManifestTests: XCTestCase {
         XCTAssertTrue(refusal(good.replacingOccurrences(of: #""id":"com.example.cal""#, with: #""id":"Calendar""#))!.message.contains(#"field "id""#))
         XCTAssertTrue(refusal(good.replacingOccurrences(of: #""version":"1.2.3""#, with: #""version":"1.2""#))!.message.contains(#"field "version": expected a semantic version"#))
         let dup = good.replacingOccurrences(of: #""intents":[{"#, with: #""intents":[{"structSize":80,"name":"cal.events.list","inputSchema":"{\"type\":\"object\"}"},{"#)
-        XCTAssertTrue(refusal(dup)!.message.contains(#"intent "cal.events.list" is declared twice"#), refusal(dup)!.message)
+        XCTAssertTrue(refusal(dup)!.message.contains(#"intent "cal.events.list" version 1 is declared twice"#), refusal(dup)!.message)
         let badSchema = good.replacingOccurrences(of: #""inputSchema":"{\"type\":\"object\"}""#, with: #""inputSchema":"{\"type\":\"object\",}""#)
         XCTAssertTrue(refusal(badSchema)!.message.contains("is not valid JSON"), refusal(badSchema)!.message)
         let notObject = good.replacingOccurrences(of: #""inputSchema":"{\"type\":\"object\"}""#, with: #""inputSchema":"{\"type\":\"string\"}""#)

@@ -189,6 +189,25 @@ final class InvokeBridgeTests: XCTestCase {
         let object = try XCTUnwrap(jsonObject(completions.first?.json))
         XCTAssertEqual(object["stored"] as? String, "no")
         XCTAssertEqual(object["read"] as? String, "nil")
+        XCTAssertEqual(object["missing"] as? String, "progress,is_cancelled,context_get,context_set,free,time_left_ms")
+        XCTAssertEqual(object["timeLeft"] as? String, "nil")
+    }
+
+    func testCurrentHostOffersEveryServiceAndTheCallsTimeLeft() throws {
+        let (_, completions) = invoke(probe, intent: "probe.services", input: "{}")
+        let object = try XCTUnwrap(jsonObject(completions.first?.json))
+        XCTAssertEqual(object["missing"] as? String, "")
+        XCTAssertEqual(object["timeLeft"] as? String, "1s", "1500 ms from time_left_ms")
+    }
+
+    func testA1_0HostIsToldApartAndTheSkillLearnsWhatIsMissing() throws {
+        // A 1.0 host: minor 0, a table that ends where 1.1 added time_left_ms.
+        let host10 = makeHost(size: MemoryLayout<skh_host>.offset(of: \skh_host.time_left_ms)!, minor: 0)
+        let (_, completions) = invoke(probe, intent: "probe.services", input: "{}", host: host10)
+        let object = try XCTUnwrap(jsonObject(completions.first?.json))
+        XCTAssertEqual(object["missing"] as? String, "time_left_ms")
+        XCTAssertEqual(object["timeLeft"] as? String, "nil")
+        XCTAssertEqual(object["stored"] as? String, "yes", "the 1.0 services still work")
     }
 
     func testConcurrentCallsEachCompleteOnce() {
@@ -220,5 +239,37 @@ final class HealthBridgeTests: XCTestCase {
         skill.release(detail)
         XCTAssertEqual(object["message"] as? String, "nothing works")
         XCTAssertGreaterThanOrEqual(object["latencyMs"] as? Double ?? 0, 15)
+    }
+}
+
+final class VersioningTests: XCTestCase {
+    func testIntentVersionsAndRequiredMinorReachTheStruct() throws {
+        let s = manifest(VersionedSkill()).pointee
+        XCTAssertEqual(s.abi_minor_required, 1)
+        XCTAssertEqual(s.intent_count, 2)
+        XCTAssertEqual(s.intents[0].version, 1)
+        XCTAssertEqual(s.intents[1].version, 2)
+        XCTAssertEqual(string(s.intents[1].name), "versioned.greet")
+        XCTAssertEqual(manifest(ProbeSkill()).pointee.abi_minor_required, 0, "by default a skill runs on any 1.x host")
+    }
+
+    func testCallsReachTheVersionTheHostNames() throws {
+        let skill = manifest(VersionedSkill())
+        XCTAssertEqual(skill.pointee.`init`(sharedHost.pointer), 0)
+        for (intent, served) in [("versioned.greet", "versioned.greet"), ("versioned.greet@2", "versioned.greet@2")] {
+            let (_, completions) = invoke(skill, intent: intent, input: "{}")
+            XCTAssertEqual(try XCTUnwrap(jsonObject(completions.first?.json))["served"] as? String, served)
+        }
+        let (_, unknown) = invoke(skill, intent: "versioned.greet@3", input: "{}")
+        XCTAssertEqual(unknown.first?.status, Int32(SKH_STATUS_INVALID_INPUT))
+    }
+
+    func testInitOnAHostOlderThanTheRequiredMinorFailsNamingWhatIsMissing() throws {
+        let skill = manifest(VersionedSkill())
+        let host10 = makeHost(size: MemoryLayout<skh_host>.offset(of: \skh_host.time_left_ms)!, minor: 0)
+        XCTAssertEqual(skill.pointee.`init`(host10), 1)
+        let lines = recorder.logs(containing: "dev.skillkit.test.versioned needs ABI 1.1")
+        XCTAssertEqual(lines.count, 1, "\(recorder.state.withLock { $0.logs.map(\.message) })")
+        XCTAssertTrue(lines.first?.contains("the host serves 1.0") == true && lines.first?.contains("time_left_ms") == true, lines.first ?? "")
     }
 }

@@ -42,10 +42,10 @@ let recorder = HostRecorder()
 
 /// A host services table backed by `recorder`. `size` lets a test pretend to be an older host that
 /// declares a shorter table. Never freed: a skill may keep the pointer for the rest of the process.
-func makeHost(size: Int = MemoryLayout<skh_host>.size) -> UnsafePointer<skh_host> {
+func makeHost(size: Int = MemoryLayout<skh_host>.size, minor: UInt32 = UInt32(SKH_ABI_VERSION_MINOR)) -> UnsafePointer<skh_host> {
     var host = skh_host()
     host.abi_major = UInt32(SKH_ABI_VERSION_MAJOR)
-    host.abi_minor = UInt32(SKH_ABI_VERSION_MINOR)
+    host.abi_minor = minor
     host.struct_size = UInt32(size)
     host.log = { call, level, message in
         let text = message.map { String(cString: $0) } ?? ""
@@ -72,6 +72,7 @@ func makeHost(size: Int = MemoryLayout<skh_host>.size) -> UnsafePointer<skh_host
         return 0
     }
     host.free = { free($0) }
+    host.time_left_ms = { call in call == nil ? -1 : 1500 }
     let pointer = UnsafeMutablePointer<skh_host>.allocate(capacity: 1)
     pointer.initialize(to: host)
     return UnsafePointer(pointer)

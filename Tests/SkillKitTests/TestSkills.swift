@@ -61,7 +61,9 @@ struct ProbeSkill: AgentSkill {
             let stored = context.setContextValue("probe.key", json: Array(#"{"v":42}"#.utf8))
             let read = context.contextValue("probe.key").map { String(decoding: $0, as: UTF8.self) } ?? "nil"
             return try SkillResult(["stored": stored ? "yes" : "no", "read": read,
-                                    "cancelled": context.isCancelled ? "yes" : "no"])
+                                    "cancelled": context.isCancelled ? "yes" : "no",
+                                    "missing": context.missingHostServices.joined(separator: ","),
+                                    "timeLeft": context.timeLeft.map { "\($0.components.seconds)s" } ?? "nil"])
         case "probe.late":
             let ctx = context
             Task.detached {
@@ -110,5 +112,25 @@ struct FragileSkill: AgentSkill {
     func healthCheck(context: SkillContext) async -> SkillHealth {
         try? await Task.sleep(nanoseconds: 20_000_000)
         return .unavailable("nothing works")
+    }
+}
+
+/// Serves `versioned.greet` in versions 1 and 2 (a breaking change shipped the ABI 1.1 way) and cannot
+/// work on a host older than ABI 1.1.
+struct VersionedSkill: AgentSkill {
+    let id = "dev.skillkit.test.versioned"
+    let name = "Versioned"
+    let version = "2.0.0"
+    let category = "testing"
+    let vendor = "skillkit tests"
+    let description = "Two versions of one intent."
+    let requiredHostABIMinor = 1
+    let supportedIntents = [
+        SkillIntent(name: "versioned.greet", description: "Version 1.", inputSchema: #"{"type":"object"}"#),
+        SkillIntent(name: "versioned.greet", description: "Version 2.", inputSchema: #"{"type":"object"}"#, version: 2),
+    ]
+
+    func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
+        try SkillResult(["served": input.intent])
     }
 }

@@ -10,15 +10,29 @@
  * symbol. Only C types and UTF-8 JSON text cross this boundary.
  *
  * ---------------------------------------------------------------------------------------------------
- * Versioning
+ * Versioning (README "ABI and versioning" has the full rules and the history)
  *
  * The ABI has a MAJOR.MINOR version (SKH_ABI_VERSION_MAJOR / _MINOR below).
  *   - A minor version only ever adds: new fields at the END of a struct, new flag bits, new host
  *     services at the end of skh_host. Every struct that can grow starts with (or carries) a
  *     `struct_size` that the side which allocated it sets to sizeof(the struct it was compiled with).
- *     The reader must not touch a field that lies beyond `struct_size`.
+ *     The reader must not touch a field that lies beyond `struct_size`; such a field counts as 0/NULL.
  *   - A major version changes or removes something. A host serves exactly one major; a skill built for
  *     another major is refused before any of its functions is called, with a message naming both.
+ *
+ * Negotiation. A host serves every minor from 0 up to its own (1.0–1.1 for this header). A skill says
+ * which minor it was built with (abi_minor) and the oldest one it can work with (abi_minor_required,
+ * added in 1.1; absent means 0). The host refuses a skill whose abi_minor_required is newer than its
+ * own minor, naming both; otherwise the call is served at min(host minor, skill minor). The skill, in
+ * turn, learns the host's minor from skh_host.abi_minor and which services exist from
+ * skh_host.struct_size (SKH_HOST_HAS below), so a skill built against a newer minor runs on an older
+ * host and simply does without the newer services. A host older than 1.1 does not read
+ * abi_minor_required: a skill that cannot do without a service checks SKH_HOST_HAS in init and returns
+ * non-zero, after logging which service is missing (SkillKit does this for Swift skills).
+ *
+ *   1.0  the first version.
+ *   1.1  skh_skill.abi_minor_required; skh_intent.version (intent versions, "name@N");
+ *        skh_host.time_left_ms.
  *
  * The host reads, in this order and before anything else: skh_skill.abi_major, .abi_minor,
  * .struct_size. If abi_major differs from the host's, the host reads nothing more.
@@ -52,7 +66,7 @@ extern "C" {
 
 /* The version of this header. A skill copies these into skh_skill.abi_major/.abi_minor. */
 #define SKH_ABI_VERSION_MAJOR 1
-#define SKH_ABI_VERSION_MINOR 0
+#define SKH_ABI_VERSION_MINOR 1
 
 /* The name of the one exported entry symbol (for dlsym). */
 #define SKH_ENTRY_SYMBOL "skillhost_entry"
@@ -175,7 +189,20 @@ typedef struct skh_host {
 
     /* Releases memory the host handed to the skill (only what context_get returned). [any-thread] */
     void (*free)(void *pointer);
+
+    /* --- 1.1 --- */
+
+    /* Milliseconds left before the host stops waiting for `call` (its deadline), or -1 when the call
+     * has no deadline or `call` is NULL; 0 once the deadline has passed. Use it to bound your own
+     * waits (an HTTP request, a lock). [any-thread] Cheap. Check SKH_HOST_HAS(host, time_left_ms). */
+    int64_t (*time_left_ms)(const struct skh_call *call);
 } skh_host;
+
+/* True when the host table `host` has the member `field` (a service added in a later minor than the
+ * host's). Use it before calling any service marked with a minor newer than 1.0:
+ *     if (SKH_HOST_HAS(host, time_left_ms)) budget = host->time_left_ms(call); */
+#define SKH_HOST_HAS(host, field) \
+    (offsetof(skh_host, field) + sizeof(((const skh_host *)0)->field) <= (size_t)(host)->struct_size)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* skh_call — one invocation. Allocated and owned by the host.                                     */
@@ -191,9 +218,14 @@ typedef struct skh_call {
     uint32_t reserved0;   /* zero */
     uint64_t call_id;     /* unique within the process; for logs */
 
-    const char *intent;     /* UTF-8, NUL-terminated: one of the skill's intent names */
-    const char *input_json; /* UTF-8 JSON object, NUL-terminated, already validated against the
-                               intent's input_schema by the host */
+    /* UTF-8, NUL-terminated: which intent, exactly as the registry addresses it: the intent's name for
+     * version 1 ("calendar.events.list"), the name, "@" and the version for later versions
+     * ("calendar.events.list@2", see skh_intent.version). */
+    const char *intent;
+    /* UTF-8 JSON object, NUL-terminated, already validated against the intent's input_schema by this
+     * host. Still answer input that breaks the schema with SKH_STATUS_INVALID_INPUT rather than crash
+     * (another host, or a future one, may not check): `skillhost validate` sends such input. */
+    const char *input_json;
     size_t input_len;       /* bytes in input_json, without the NUL */
 
     /* UTF-8 JSON object, NUL-terminated: what the skill needs to know about its surroundings:
@@ -264,6 +296,17 @@ typedef struct skh_intent {
     /* Example requests, as a JSON array of {"lang":"en","text":"what's on today","input":{…}}
      * where "input" (optional) is a valid input for this intent. May be NULL. */
     const char *examples;
+
+    /* --- 1.1 --- */
+
+    /* The version of this intent's contract (its schemas and meaning); 0 (or a 1.0 skill) is read as 1.
+     * A change that would break a caller (a new required field, a removed or retyped one, another
+     * meaning) ships as a new entry with the same name and version + 1, keeping the old entry, so a
+     * skill may list one name several times with different versions. Callers address "name@N"; a bare
+     * "name" means the highest version any registered skill serves. Compatible changes (a new optional
+     * input field, a new output field) keep the version. */
+    uint32_t version;
+    uint32_t reserved1; /* zero */
 } skh_intent;
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -319,6 +362,14 @@ typedef struct skh_skill {
     /* Releases memory the skill handed to the host (only what health stored in *detail).
      * May be NULL only if health never stores a detail. [any-thread] */
     void (*release)(void *pointer);
+
+    /* --- 1.1 --- */
+
+    /* The oldest host minor (of abi_major) this skill works with: 0 if it uses nothing newer than 1.0,
+     * or the minor that added a field or service it cannot do without. A 1.1+ host refuses the skill
+     * when this is newer than the host's own minor; see "Negotiation" at the top. At most abi_minor. */
+    uint32_t abi_minor_required;
+    uint32_t reserved1; /* zero */
 } skh_skill;
 
 /* The one symbol a skill exports. Returns a pointer to a static skh_skill, the same one every call.

@@ -144,14 +144,18 @@ public final class Invoker: Sendable {
 
         // Validate the input before the skill sees it.
         let schema: (input: JSONSchema, output: JSONSchema?)
-        switch compiled(skill, binding.intent.name) {
+        switch compiled(skill, binding.intent.address) {
         case .success(let s): schema = s
         case .failure(let e): return fail(e, reached: false)
         }
         let violations = schema.input.validate(input)
         if !violations.isEmpty {
-            return fail(SkillError(.invalidInput, "input for \(request.intent) does not match its schema: " + violations.map(\.description).joined(separator: "; "),
-                                   hint: "`skillhost list --json` shows the intent's inputSchema", skillID: skill.id), reached: false)
+            var hint = "`skillhost list --json` shows the intent's inputSchema"
+            if binding.intent.version > 1, !request.intent.contains("@") {
+                hint = "\(request.intent) now means version \(binding.intent.version) of the intent (\(binding.intent.address)); input written for an older version goes to \(binding.intent.name)@\(binding.intent.version - 1) or earlier. " + hint
+            }
+            return fail(SkillError(.invalidInput, "input for \(binding.intent.address) does not match its schema: " + violations.map(\.description).joined(separator: "; "),
+                                   hint: hint, skillID: skill.id), reached: false)
         }
 
         // Load and call.
@@ -161,7 +165,7 @@ public final class Invoker: Sendable {
         case .failure(let e): return fail(e)
         }
         let raw: RawCompletion
-        switch runtime.invoke(intent: binding.intent.name, input: inputBytes, context: context(for: skill, caller: request.caller),
+        switch runtime.invoke(intent: binding.intent.address, input: inputBytes, context: context(for: skill, caller: request.caller),
                               deadline: deadline, progress: request.progress, cancellation: request.cancellation) {
         case .success(let r): raw = r
         case .failure(var e):
@@ -202,7 +206,7 @@ public final class Invoker: Sendable {
                                        hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
             }
         }
-        return .success(InvokeSuccess(intent: request.intent, skillID: skill.id, skillVersion: skill.summary.version.description,
+        return .success(InvokeSuccess(intent: binding.intent.address, skillID: skill.id, skillVersion: skill.summary.version.description,
                                       result: result, message: raw.message, durationMs: elapsed))
     }
 
@@ -238,7 +242,7 @@ public final class Invoker: Sendable {
     /// The compiled input and output schemas of `intent`, from the skill's full manifest (parsed once).
     private func compiled(_ skill: RegisteredSkill, _ intent: String) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
         if let s = schemas.withLock({ $0[skill.id]?[intent] }) { return .success(s) }
-        guard let full = skill.manifest()?.intents.first(where: { $0.name == intent }) else {
+        guard let full = skill.manifest()?.intents.first(where: { $0.address == intent }) else {
             return .failure(SkillError(.loadFailed, "skill \(skill.id): its cached manifest cannot be read", hint: "touch \(skill.file.path) to have it scanned again", skillID: skill.id))
         }
         do {

@@ -34,6 +34,8 @@ final class CallTicket: @unchecked Sendable {
     private let pendingEvents = Atomic<Int>(2)
     private let done = DispatchSemaphore(value: 0)
     let cancelled = Atomic<Bool>(false)
+    /// When the host stops waiting (for `time_left_ms`).
+    let deadline: CallDeadline
     /// Progress reports (step, total, message) — set before invoke, read on the skill's threads.
     let onProgress: (@Sendable (UInt32, UInt32, String?) -> Void)?
     /// Runs once, after invoke() has returned and the skill has completed (in either order), e.g. to
@@ -42,10 +44,11 @@ final class CallTicket: @unchecked Sendable {
 
     private static let nextID = Atomic<UInt64>(1)
 
-    init(skillID: String, intent: String, input: [UInt8], context: String, host: UnsafePointer<skh_host>,
+    init(skillID: String, intent: String, input: [UInt8], context: String, deadline: CallDeadline, host: UnsafePointer<skh_host>,
          onProgress: (@Sendable (UInt32, UInt32, String?) -> Void)?, onFinish: (@Sendable () -> Void)?) {
         self.skillID = skillID
         self.intent = intent
+        self.deadline = deadline
         self.onProgress = onProgress
         self.onFinish = onFinish
         call = .allocate(capacity: 1)

@@ -1,9 +1,11 @@
 import FoundationEssentials
 import Glibc
 import SkillABI
+import SkillWire
 import Synchronization
 
-/// The `skh_host` table the host hands to every skill: log, progress, cancellation, context store.
+/// The `skh_host` table the host hands to every skill: log, progress, cancellation, context store,
+/// time left.
 /// One table per process, allocated once and never freed (skills keep the pointer for good).
 enum HostServices {
     nonisolated(unsafe) static let table: UnsafePointer<skh_host> = {
@@ -39,7 +41,8 @@ enum HostServices {
                 ContextStore.shared.set(String(cString: key), bytes)
                 return 0
             },
-            free: { p in p?.deallocate() }))
+            free: { p in p?.deallocate() },
+            time_left_ms: { call in CallTicket.from(call)?.deadline.millisecondsLeft ?? -1 }))
         return UnsafePointer(p)
     }()
 }

@@ -68,7 +68,8 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         }
         var finish: (@Sendable () -> Void)? = nil
         if let slot = serial { finish = { slot.signal() } }
-        let ticket = CallTicket(skillID: id, intent: intent, input: input, context: context, host: HostServices.table,
+        let ticket = CallTicket(skillID: id, intent: intent, input: input, context: context, deadline: CallDeadline(deadline),
+                                host: HostServices.table,
                                 onProgress: progress, onFinish: finish)
         // Cancelling tells the skill (is_cancelled) and gives it a grace period to complete; then the
         // host stops waiting (the call stays valid until the skill completes, as for a deadline).

@@ -164,6 +164,8 @@ final class WorkerProcess: Sendable {
         f.append(contentsOf: input)
         f.append(contentsOf: #","context":"#.utf8)
         f.append(contentsOf: context.utf8)
+        f.append(contentsOf: #","deadlineMs":"#.utf8)
+        f.append(contentsOf: String(CallDeadline(deadline).millisecondsLeft).utf8)
         // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
         _ = send(f, withStore: true)
         cancellation?.onCancel { [self] in

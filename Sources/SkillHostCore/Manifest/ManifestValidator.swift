@@ -4,8 +4,8 @@
 /// This is the one place that decides whether a skill's declaration is acceptable.
 enum ManifestValidator {
     /// The host's ABI version (from skillhost.h).
-    static let hostABIMajor: UInt32 = 1
-    static let hostABIMinor: UInt32 = 0
+    static let hostABIMajor = ABIVersion.hostMajor
+    static let hostABIMinor = ABIVersion.hostMinor
 
     static func validate(report: JSON, file: String, hostToolchain: String) -> Result<SkillManifest, Refusal> {
         func refuse(_ r: Refusal.Reason, _ m: String, _ h: String? = nil) -> Result<SkillManifest, Refusal> {
@@ -30,7 +30,18 @@ enum ManifestValidator {
         if major != hostABIMajor {
             let direction = major > hostABIMajor ? "upgrade skillhost to a version that serves ABI \(major), or rebuild the skill against skillhost.h \(hostABIMajor).x"
                                                  : "rebuild the skill against skillhost.h \(hostABIMajor).x (the SDK/header that ships with this host)"
-            return refuse(.abiMismatch, "incompatible skill \"\(file)\": ABI version mismatch — host serves ABI \(hostABIMajor).\(hostABIMinor), skill was built for ABI \(major).\(minor)", direction)
+            return refuse(.abiMismatch, "incompatible skill \"\(file)\": ABI version mismatch — host serves ABI \(ABIVersion.hostRange), skill was built for ABI \(major).\(minor)", direction)
+        }
+        // Negotiation (skillhost.h, "Versioning"): the skill names the oldest minor it can work with.
+        let required = UInt32(clamping: s["abiMinorRequired"]?.intValue ?? 0)
+        let idText = s["id"]?.stringValue.map { " (\($0))" } ?? ""
+        if required > minor {
+            return refuse(.badManifest, "bad manifest in \"\(file)\"\(idText): field \"abi_minor_required\": expected at most abi_minor (\(minor)), found \(required)",
+                          "set abi_minor_required to the oldest minor whose fields and services the skill cannot do without")
+        }
+        if required > hostABIMinor {
+            return refuse(.abiMismatch, "incompatible skill \"\(file)\"\(idText): skill needs ABI \(major).\(required) or newer (built for \(major).\(minor)), this host serves ABI \(ABIVersion.hostRange)",
+                          "upgrade skillhost to a version that serves ABI \(major).\(required), or use a build of the skill that works with ABI \(major).\(hostABIMinor) (abi_minor_required ≤ \(hostABIMinor))")
         }
         let structSize = s["structSize"]?.intValue ?? 0
         guard let id = s["id"]?.stringValue else {
@@ -62,8 +73,9 @@ enum ManifestValidator {
         for (index, ri) in rawIntents.enumerated() {
             switch intent(ri, index: index) {
             case .success(let i):
-                if intents.contains(where: { $0.name == i.name }) {
-                    return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): intent \"\(i.name)\" is declared twice (intents[\(intents.firstIndex { $0.name == i.name }!)] and intents[\(index)]); expected each intent name once")
+                if let earlier = intents.firstIndex(where: { $0.name == i.name && $0.version == i.version }) {
+                    return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): intent \"\(i.name)\" version \(i.version) is declared twice (intents[\(earlier)] and intents[\(index)]); expected each name and version once",
+                                  "a breaking change to an intent is a new entry with the same name and the next version (skh_intent.version)")
                 }
                 intents.append(i)
             case .failure(let where_):
@@ -73,7 +85,7 @@ enum ManifestValidator {
         let flags = UInt32(s["flags"]?.intValue ?? 0)
         return .success(SkillManifest(
             identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: vendor,
-                                    description: description, toolchain: toolchain, abiMajor: major, abiMinor: minor,
+                                    description: description, toolchain: toolchain, abiMajor: major, abiMinor: minor, abiMinorRequired: required,
                                     threadSafe: flags & 1 != 0, hasHealth: s["hasHealth"]?.boolValue == true),
             intents: intents))
     }
@@ -147,7 +159,10 @@ enum ManifestValidator {
             return bad("field \"flags\": an intent cannot be both READ_ONLY and DESTRUCTIVE")
         }
         let surfaceBits = UInt32(j["surfaces"]?.intValue ?? 0)
-        return .success(IntentManifest(name: name, description: j["description"]?.stringValue ?? "",
+        // 0 (a zero-initialised struct, or a 1.0 skill without the field) means 1.
+        let version = Int(clamping: j["version"]?.intValue ?? 0)
+        guard (0...1_000_000).contains(version) else { return bad("field \"version\": expected a small positive integer (or 0 for 1), found \(version)") }
+        return .success(IntentManifest(name: name, version: max(version, 1), description: j["description"]?.stringValue ?? "",
                                        inputSchema: input, outputSchema: output, flags: flags,
                                        surfaces: surfaceBits == 0 ? .all : Surfaces(rawValue: surfaceBits & 7),
                                        priority: Int32(j["priority"]?.intValue ?? 0), confidence: confidence,

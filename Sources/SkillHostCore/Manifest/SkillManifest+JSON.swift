@@ -6,7 +6,8 @@ extension SkillManifest {
         var o = JSONObject([
             ("id", .string(i.id)), ("name", .string(i.name)), ("version", .string(i.version.description)),
             ("category", .string(i.category)), ("vendor", .string(i.vendor)), ("description", .string(i.description)),
-            ("abi", .string(i.abi)), ("toolchain", i.toolchain.map(JSON.string) ?? .null),
+            ("abi", .string(i.abi)), ("abiRequired", .string(i.abiRequired)), ("abiServed", .string(i.abiServed)),
+            ("toolchain", i.toolchain.map(JSON.string) ?? .null),
             ("threadSafe", .bool(i.threadSafe)), ("hasHealth", .bool(i.hasHealth)),
         ])
         o["intents"] = .array(intents.map(\.json))
@@ -26,7 +27,9 @@ extension SkillManifest {
         }
         self.init(identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: j["vendor"]?.stringValue ?? "",
                                           description: j["description"]?.stringValue ?? "", toolchain: j["toolchain"]?.stringValue,
-                                          abiMajor: major, abiMinor: minor, threadSafe: j["threadSafe"]?.boolValue ?? false,
+                                          abiMajor: major, abiMinor: minor,
+                                          abiMinorRequired: j["abiRequired"]?.stringValue.flatMap { $0.split(separator: ".").last.flatMap { UInt32($0) } } ?? 0,
+                                          threadSafe: j["threadSafe"]?.boolValue ?? false,
                                           hasHealth: j["hasHealth"]?.boolValue ?? false),
                   intents: intents)
     }
@@ -34,7 +37,8 @@ extension SkillManifest {
 
 extension IntentManifest {
     public var json: JSON {
-        var o = JSONObject([("name", .string(name)), ("description", .string(description)),
+        var o = JSONObject([("name", .string(name)), ("version", .int(Int64(version))), ("address", .string(address)),
+                            ("description", .string(description)),
                             ("inputSchema", inputSchema), ("outputSchema", outputSchema ?? .null)])
         o["flags"] = .array(flags.names.map(JSON.string))
         o["surfaces"] = .array(surfaces.names.map(JSON.string))
@@ -77,7 +81,8 @@ extension IntentManifest {
             return Example(lang: e["lang"]?.stringValue ?? "en", text: text, input: e["input"])
         }
         let output: JSON? = j["outputSchema"] == .null ? nil : j["outputSchema"]
-        self.init(name: name, description: j["description"]?.stringValue ?? "", inputSchema: input, outputSchema: output,
+        self.init(name: name, version: j["version"]?.intValue.map { Int($0) } ?? 1,
+                  description: j["description"]?.stringValue ?? "", inputSchema: input, outputSchema: output,
                   flags: flags, surfaces: surfaces, priority: Int32(j["priority"]?.intValue ?? 0),
                   confidence: j["confidence"]?.doubleValue ?? 1, keywords: keywords, examples: examples)
     }

@@ -1,3 +1,5 @@
+import SkillABI
+
 /// Who a skill is and how it runs: the `skh_skill` fields other than its intents.
 public struct SkillIdentity: Sendable, Equatable {
     public var id: String
@@ -8,12 +10,35 @@ public struct SkillIdentity: Sendable, Equatable {
     public var description: String
     /// "swift-6.3" for Swift skills, nil for C skills.
     public var toolchain: String?
+    /// The ABI the skill was built against (skh_skill.abi_major / abi_minor).
     public var abiMajor: UInt32
     public var abiMinor: UInt32
+    /// The oldest host minor it works with (skh_skill.abi_minor_required; 0 before 1.1).
+    public var abiMinorRequired: UInt32 = 0
     public var threadSafe: Bool
     public var hasHealth: Bool
 
+    public init(id: String, name: String, version: SemanticVersion, category: String, vendor: String, description: String,
+                toolchain: String?, abiMajor: UInt32, abiMinor: UInt32, abiMinorRequired: UInt32 = 0, threadSafe: Bool, hasHealth: Bool) {
+        (self.id, self.name, self.version, self.category, self.vendor, self.description) = (id, name, version, category, vendor, description)
+        (self.toolchain, self.abiMajor, self.abiMinor, self.abiMinorRequired) = (toolchain, abiMajor, abiMinor, abiMinorRequired)
+        (self.threadSafe, self.hasHealth) = (threadSafe, hasHealth)
+    }
+
+    /// "MAJOR.MINOR" the skill was built against.
     public var abi: String { "\(abiMajor).\(abiMinor)" }
+    /// "MAJOR.MINOR" the skill needs at least.
+    public var abiRequired: String { "\(abiMajor).\(abiMinorRequired)" }
+    /// The version this host serves it at: the older of the skill's minor and the host's.
+    public var abiServed: String { "\(abiMajor).\(min(abiMinor, ABIVersion.hostMinor))" }
+}
+
+/// The ABI version this host serves (from skillhost.h): major `hostMajor`, minors 0 through `hostMinor`.
+public enum ABIVersion {
+    public static let hostMajor = UInt32(SKH_ABI_VERSION_MAJOR)
+    public static let hostMinor = UInt32(SKH_ABI_VERSION_MINOR)
+    /// "1.0–1.1": the range a message names.
+    public static var hostRange: String { hostMinor == 0 ? "\(hostMajor).0" : "\(hostMajor).0–\(hostMajor).\(hostMinor)" }
 }
 
 /// What a skill declares about itself, read from its `skh_skill` struct and checked by
@@ -29,6 +54,8 @@ public struct SkillManifest: Sendable, Equatable {
 /// One intent a skill serves.
 public struct IntentManifest: Sendable, Equatable {
     public var name: String
+    /// The version of the intent's contract (skh_intent.version; 1 when not given).
+    public var version: Int = 1
     public var description: String
     public var inputSchema: JSON
     public var outputSchema: JSON?
@@ -40,6 +67,16 @@ public struct IntentManifest: Sendable, Equatable {
     public var keywords: [String: [String]]
     /// Example requests; `input` (when present) validates against `inputSchema`.
     public var examples: [Example]
+
+    /// How callers and the registry address it: "name" for version 1, "name@N" after.
+    public var address: String { IntentAddress.format(name, version) }
+
+    public init(name: String, version: Int = 1, description: String, inputSchema: JSON, outputSchema: JSON?, flags: IntentFlags,
+                surfaces: Surfaces, priority: Int32, confidence: Double, keywords: [String: [String]], examples: [Example]) {
+        (self.name, self.version, self.description, self.inputSchema, self.outputSchema) = (name, version, description, inputSchema, outputSchema)
+        (self.flags, self.surfaces, self.priority, self.confidence) = (flags, surfaces, priority, confidence)
+        (self.keywords, self.examples) = (keywords, examples)
+    }
 
     public struct Example: Sendable, Equatable {
         public var lang: String

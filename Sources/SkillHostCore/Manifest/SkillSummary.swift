@@ -12,16 +12,21 @@ public struct SkillSummary: Sendable, Equatable {
 /// One intent, as routing needs it.
 public struct IntentSummary: Sendable, Equatable {
     public var name: String
+    /// skh_intent.version (1 when not given).
+    public var version: Int = 1
     public var flags: IntentFlags
     public var surfaces: Surfaces
     public var priority: Int32
     public var confidence: Double
+
+    /// "name" or "name@N" (see `IntentAddress`).
+    public var address: String { IntentAddress.format(name, version) }
 }
 
 extension SkillManifest {
     public var summary: SkillSummary {
         SkillSummary(identity: identity,
-                     intents: intents.map { IntentSummary(name: $0.name, flags: $0.flags, surfaces: $0.surfaces,
+                     intents: intents.map { IntentSummary(name: $0.name, version: $0.version, flags: $0.flags, surfaces: $0.surfaces,
                                                           priority: $0.priority, confidence: $0.confidence) })
     }
 }
@@ -29,30 +34,32 @@ extension SkillManifest {
 extension SkillSummary {
     /// A compact form for the scan cache: arrays, not objects, so a warm start parses little.
     /// `[id, name, version, category, vendor, description, abiMajor, abiMinor, toolchain|null,
-    ///   threadSafe, hasHealth, [[intent, flags, surfaces, priority, confidence], …]]`
+    ///   threadSafe, hasHealth, [[intent, flags, surfaces, priority, confidence, version], …], abiMinorRequired]`
     var compactJSON: JSON {
         let i = identity
         return .array([.string(i.id), .string(i.name), .string(i.version.description), .string(i.category), .string(i.vendor),
                 .string(i.description), .int(Int64(i.abiMajor)), .int(Int64(i.abiMinor)), i.toolchain.map(JSON.string) ?? .null,
                 .bool(i.threadSafe), .bool(i.hasHealth),
                 .array(intents.map { .array([.string($0.name), .int(Int64($0.flags.rawValue)), .int(Int64($0.surfaces.rawValue)),
-                                             .int(Int64($0.priority)), .double($0.confidence)]) })])
+                                             .int(Int64($0.priority)), .double($0.confidence), .int(Int64($0.version))]) }),
+                .int(Int64(i.abiMinorRequired))])
     }
 
     init?(compact j: JSON) {
-        guard let a = j.arrayValue, a.count == 12, let id = a[0].stringValue, let name = a[1].stringValue,
+        guard let a = j.arrayValue, a.count == 13, let id = a[0].stringValue, let name = a[1].stringValue,
               let v = a[2].stringValue, let version = SemanticVersion(v), let category = a[3].stringValue,
               let vendor = a[4].stringValue, let description = a[5].stringValue,
               let major = a[6].intValue, let minor = a[7].intValue, let rawIntents = a[11].arrayValue else { return nil }
         var intents: [IntentSummary] = []
         for ri in rawIntents {
-            guard let i = ri.arrayValue, i.count == 5, let n = i[0].stringValue, let f = i[1].intValue, let s = i[2].intValue,
-                  let p = i[3].intValue, let c = i[4].doubleValue else { return nil }
-            intents.append(IntentSummary(name: n, flags: IntentFlags(rawValue: UInt32(f)), surfaces: Surfaces(rawValue: UInt32(s)),
+            guard let i = ri.arrayValue, i.count == 6, let n = i[0].stringValue, let f = i[1].intValue, let s = i[2].intValue,
+                  let p = i[3].intValue, let c = i[4].doubleValue, let v = i[5].intValue else { return nil }
+            intents.append(IntentSummary(name: n, version: Int(v), flags: IntentFlags(rawValue: UInt32(f)), surfaces: Surfaces(rawValue: UInt32(s)),
                                          priority: Int32(p), confidence: c))
         }
         self.init(identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: vendor, description: description,
                                           toolchain: a[8].stringValue, abiMajor: UInt32(major), abiMinor: UInt32(minor),
+                                          abiMinorRequired: UInt32(a[12].intValue ?? 0),
                                           threadSafe: a[9].boolValue ?? false, hasHealth: a[10].boolValue ?? false),
                   intents: intents)
     }

@@ -38,20 +38,28 @@ public struct IntentConflict: Sendable {
 }
 
 /// Intent → skills, ordered by declared priority (higher first), then confidence (higher first), then
-/// skill id; lookup by intent, id and category. Immutable: a rescan builds a new registry, so readers
-/// on any thread never see a half-updated one.
+/// skill id; lookup by intent, id and category. Intents are keyed by address ("name" for version 1,
+/// "name@N" after, see `IntentAddress`); a bare name looks up the highest version any skill serves.
+/// Immutable: a rescan builds a new registry, so readers on any thread never see a half-updated one.
 public final class SkillRegistry: Sendable {
     /// Sorted by id.
     public let skills: [RegisteredSkill]
     private let byIntent: [String: [IntentBinding]]
+    /// Intent name → the address of its highest version.
+    private let newest: [String: String]
     private let byID: [String: RegisteredSkill]
 
     public init(_ skills: [RegisteredSkill]) {
         self.skills = skills.sorted { $0.id < $1.id }
         var map: [String: [IntentBinding]] = [:]
         for s in self.skills {
-            for i in s.summary.intents { map[i.name, default: []].append(IntentBinding(skill: s, intent: i)) }
+            for i in s.summary.intents { map[i.address, default: []].append(IntentBinding(skill: s, intent: i)) }
         }
+        var newest: [String: IntentSummary] = [:]
+        for s in self.skills {
+            for i in s.summary.intents where i.version > newest[i.name]?.version ?? 0 { newest[i.name] = i }
+        }
+        self.newest = newest.mapValues(\.address)
         for (k, v) in map {
             map[k] = v.sorted {
                 ($0.intent.priority, $0.intent.confidence) != ($1.intent.priority, $1.intent.confidence)
@@ -63,14 +71,18 @@ public final class SkillRegistry: Sendable {
         byID = Dictionary(uniqueKeysWithValues: self.skills.map { ($0.id, $0) })
     }
 
-    /// The skills that serve `intent`, in the order calls try them.
-    public func bindings(for intent: String) -> [IntentBinding] { byIntent[intent] ?? [] }
+    /// The skills that serve `intent` ("name", "name@N"), in the order calls try them.
+    public func bindings(for intent: String) -> [IntentBinding] {
+        guard let (name, version) = IntentAddress.parse(intent) else { return [] }
+        let key = version.map { IntentAddress.format(name, $0) } ?? newest[name] ?? name
+        return byIntent[key] ?? []
+    }
 
     public func skill(id: String) -> RegisteredSkill? { byID[id] }
 
     public func skills(inCategory category: String) -> [RegisteredSkill] { skills.filter { $0.summary.category == category } }
 
-    /// Every intent name, sorted.
+    /// Every intent address, sorted.
     public var intentNames: [String] { byIntent.keys.sorted() }
 
     /// Intents declared by more than one skill, sorted by intent name.

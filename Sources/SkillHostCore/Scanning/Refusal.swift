@@ -18,7 +18,7 @@ public struct Refusal: Error, Sendable, Equatable {
         case toolchainMismatch = "toolchain_mismatch"
         /// The manifest is wrong; the message says where.
         case badManifest = "bad_manifest"
-        /// Another file already provides a skill with this id.
+        /// Another file already provides a skill with this id, in the same version.
         case duplicateID = "duplicate_id"
         /// The skill crashed while its manifest was read (static initializer).
         case crashedDuringScan = "crashed_during_scan"

@@ -30,7 +30,7 @@ struct ScanCache {
         var outcome: Result<Stored, Refusal>
     }
 
-    static let formatVersion: Int64 = 2
+    static let formatVersion: Int64 = 3
     let path: String
     let hostSignature: String
     private(set) var entries: [String: Entry] = [:]

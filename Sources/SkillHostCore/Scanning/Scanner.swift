@@ -29,10 +29,30 @@ public struct FolderReport: Sendable {
     public var hint: String?
 }
 
+/// A valid skill file that is not registered because another file provides a newer version of the
+/// same skill id. Not an error: keeping the old file allows a rollback (remove the newer one).
+public struct ShadowedSkill: Sendable {
+    public var skill: ScannedSkill
+    /// The file that wins, and its version.
+    public var byPath: String
+    public var byVersion: SemanticVersion
+
+    public var json: JSON {
+        .object(JSONObject([("id", .string(skill.summary.id)), ("version", .string(skill.summary.version.description)),
+                            ("path", .string(skill.file.path)), ("shadowedBy", .string(byPath)),
+                            ("shadowedByVersion", .string(byVersion.description))]))
+    }
+}
+
 /// What one scan found.
 public struct ScanReport: Sendable {
     public var skills: [ScannedSkill] = []
     public var refusals: [Refusal] = []
+    /// Older versions of registered skills, in scan order.
+    public var shadowed: [ShadowedSkill] = []
+
+    /// The older versions of skill `id` that its registered file shadows.
+    public func shadowed(by id: String) -> [ShadowedSkill] { shadowed.filter { $0.skill.summary.id == id } }
     public var folders: [FolderReport] = []
     /// Files answered from the cache vs. read by a scan process, for `doctor` and benchmarks.
     public var cacheHits = 0
@@ -47,9 +67,11 @@ public struct ScanReport: Sendable {
 /// for as long as the file is unchanged (see `SkillHost.recordHashes`).
 ///
 /// Candidates are the non-hidden entries whose name ends in `.so` (symlinks are followed). Other files
-/// (a README, say) are ignored. Folders are scanned in order and files by name, so when two files
-/// declare the same id the first one wins and the other is refused as a duplicate — never a silent
-/// overwrite. Call from one thread; it blocks while scan processes run.
+/// (a README, say) are ignored. Folders are scanned in order and files by name. When several files
+/// declare the same skill id, the highest semantic version wins and the older ones are reported as
+/// shadowed; a file with the same id and the same version as the winner is refused as a duplicate
+/// (the first in scan order wins) — never a silent overwrite. Call from one thread; it blocks while
+/// scan processes run.
 public struct Scanner {
     public var directories: [String]
     public var workerPath: String
@@ -128,29 +150,43 @@ public struct Scanner {
             }
         }
 
-        var seenIDs: [String: String] = [:]
+        var valid: [ScannedSkill] = []
         for (p, key) in ordered {
             if let r = preRefused[p] { report.refusals.append(r); continue }
             guard let entry = cache.lookup(p, key) else { continue }
             switch entry.outcome {
             case .failure(let r): report.refusals.append(r)
             case .success(let stored):
-                let m = stored.summary
-                if let first = seenIDs[m.id] {
-                    report.refusals.append(Refusal(file: p, reason: .duplicateID,
-                                                   message: "\"\(p)\" declares skill id \"\(m.id)\" (version \(m.version)), which \"\(first)\" already provides; the first file wins",
-                                                   hint: "remove one of the two files, or give one skill another id"))
-                    continue
-                }
-                seenIDs[m.id] = p
-                report.skills.append(ScannedSkill(summary: m, manifestText: stored.text,
-                                                  file: SkillFile(path: p, inode: key.inode, size: key.size,
-                                                                  mtimeNs: key.mtimeNs, sha256: entry.sha256)))
+                valid.append(ScannedSkill(summary: stored.summary, manifestText: stored.text,
+                                          file: SkillFile(path: p, inode: key.inode, size: key.size,
+                                                          mtimeNs: key.mtimeNs, sha256: entry.sha256)))
             }
         }
+        Self.resolveVersions(valid, into: &report)
         cache.retain(only: Set(ordered.map(\.path)))
         if let problem = cache.save() { HostLog.warning(problem) }
         return report
+    }
+
+    /// One registered file per skill id: the highest version (the first in scan order among equals).
+    /// The others become `shadowed` (older) or `duplicate_id` refusals (same version).
+    static func resolveVersions(_ valid: [ScannedSkill], into report: inout ScanReport) {
+        var winner: [String: ScannedSkill] = [:]
+        for s in valid where winner[s.summary.id].map({ s.summary.version > $0.summary.version }) ?? true {
+            winner[s.summary.id] = s
+        }
+        for s in valid {
+            let w = winner[s.summary.id]!
+            if w.file.path == s.file.path {
+                report.skills.append(s)
+            } else if s.summary.version < w.summary.version {
+                report.shadowed.append(ShadowedSkill(skill: s, byPath: w.file.path, byVersion: w.summary.version))
+            } else {
+                report.refusals.append(Refusal(file: s.file.path, reason: .duplicateID,
+                                               message: "\"\(s.file.path)\" declares skill id \"\(s.summary.id)\" version \(s.summary.version), which \"\(w.file.path)\" already provides in the same version; the first file wins",
+                                               hint: "remove one of the two files, give the newer build a higher version, or give one skill another id"))
+            }
+        }
     }
 
     /// Why a file or folder must not be trusted, if it must not: writable by group or others, or

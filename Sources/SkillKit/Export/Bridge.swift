@@ -9,12 +9,19 @@ enum Bridge {
     // MARK: init
 
     /// ABI `init`: stores the host table (first call wins), logs manifest warnings, runs `setUp`.
-    /// Returns 0, or 1 if `setUp` threw (the error is logged through the host) or the host's ABI major differs.
+    /// Returns 0, or 1 if `setUp` threw (the error is logged through the host), the host's ABI major
+    /// differs, or the host's minor is older than `requiredHostABIMinor` (a pre-1.1 host does not check
+    /// that itself); the log line names the services the host lacks.
     static func initialize(_ slot: Int, _ host: UnsafePointer<skh_host>?) -> Int32 {
         guard let exported = SkillRegistry.exported(slot: slot) else { return 1 }
         let services = host.map(HostServices.init)
         if let host, host.pointee.abi_major != UInt32(SKH_ABI_VERSION_MAJOR) {
             services?.write(nil, .error, "skill \(exported.id) was built for ABI \(SKH_ABI_VERSION_MAJOR).\(SKH_ABI_VERSION_MINOR), the host serves \(host.pointee.abi_major).\(host.pointee.abi_minor)")
+            return 1
+        }
+        if let services, services.abiMinor < exported.skill.requiredHostABIMinor {
+            services.write(nil, .error, "skill \(exported.id) needs ABI \(SKH_ABI_VERSION_MAJOR).\(exported.skill.requiredHostABIMinor) or newer, the host serves \(SKH_ABI_VERSION_MAJOR).\(services.abiMinor)"
+                           + (services.missing.isEmpty ? "" : " (missing services: \(services.missing.joined(separator: ", ")))") + "; upgrade skillhost")
             return 1
         }
         exported.setHost(services)

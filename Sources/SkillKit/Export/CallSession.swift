@@ -93,6 +93,13 @@ final class CallSession: Sendable {
         return withLiveCall { fn($0) != 0 } ?? true
     }
 
+    /// Milliseconds left before the host stops waiting; nil without a deadline, a call, or the service.
+    var millisecondsLeft: Int64? {
+        guard let fn = host?.timeLeft, borrowed != nil else { return nil }
+        let left = withLiveCall { fn($0) } ?? 0
+        return left < 0 ? nil : left
+    }
+
     func contextValue(_ key: String) -> [UInt8]? {
         guard let host, let get = host.contextGet else { return nil }
         return withLiveCall { call -> [UInt8]? in

@@ -17,7 +17,7 @@ final class ExportedSkill: Sendable {
     init(skill: any AgentSkill, intents: [SkillIntent], warnings: [String]) {
         self.skill = skill
         self.id = skill.id
-        self.intentNames = Set(intents.map(\.name))
+        self.intentNames = Set(intents.map(\.address))
         self.exportWarnings = warnings
     }
 

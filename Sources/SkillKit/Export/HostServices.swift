@@ -10,6 +10,7 @@ struct HostServices: @unchecked Sendable {
     typealias GetFn = @convention(c) (UnsafePointer<skh_call>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?) -> UnsafeMutablePointer<CChar>?
     typealias SetFn = @convention(c) (UnsafePointer<skh_call>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int) -> Int32
     typealias FreeFn = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    typealias TimeLeftFn = @convention(c) (UnsafePointer<skh_call>?) -> Int64
 
     let pointer: UnsafePointer<skh_host>
     let log: LogFn?
@@ -18,6 +19,12 @@ struct HostServices: @unchecked Sendable {
     let contextGet: GetFn?
     let contextSet: SetFn?
     let free: FreeFn?
+    /// ABI 1.1.
+    let timeLeft: TimeLeftFn?
+    /// The host's ABI minor (`skh_host.abi_minor`).
+    let abiMinor: UInt32
+    /// The services this SDK knows that the host's table lacks (an older host), by their C names.
+    let missing: [String]
 
     init(_ pointer: UnsafePointer<skh_host>) {
         self.pointer = pointer
@@ -33,6 +40,11 @@ struct HostServices: @unchecked Sendable {
         contextGet = field(MemoryLayout<skh_host>.offset(of: \.context_get), GetFn.self)
         contextSet = field(MemoryLayout<skh_host>.offset(of: \.context_set), SetFn.self)
         free = field(MemoryLayout<skh_host>.offset(of: \.free), FreeFn.self)
+        timeLeft = field(MemoryLayout<skh_host>.offset(of: \.time_left_ms), TimeLeftFn.self)
+        abiMinor = pointer.pointee.abi_minor
+        missing = [("log", log == nil), ("progress", progress == nil), ("is_cancelled", isCancelled == nil),
+                   ("context_get", contextGet == nil), ("context_set", contextSet == nil), ("free", free == nil),
+                   ("time_left_ms", timeLeft == nil)].filter(\.1).map(\.0)
     }
 
     func write(_ call: UnsafePointer<skh_call>?, _ level: LogLevel, _ message: String) {

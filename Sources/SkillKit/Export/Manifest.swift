@@ -32,6 +32,7 @@ enum Manifest {
         s.invoke = Thunks.invokeFunction(slot)
         s.health = Thunks.healthFunction(slot)
         s.release = { free($0) }
+        s.abi_minor_required = UInt32(clamping: skill.requiredHostABIMinor)
 
         let pointer = UnsafeMutablePointer<skh_skill>.allocate(capacity: 1)
         pointer.initialize(to: s)
@@ -57,6 +58,7 @@ enum Manifest {
         c.confidence = intent.confidence
         c.keywords = intent.keywords.isEmpty ? nil : cString(keywordsJSON(intent.keywords))
         c.examples = intent.examples.isEmpty ? nil : cString(examplesJSON(intent, warnings: &warnings))
+        c.version = UInt32(clamping: max(intent.version, 1))
         return c
     }
 

@@ -15,7 +15,8 @@ import Synchronization
 //   health    a serial queue (health is [serialized] with itself).
 //
 // Frames, host → worker:
-//   {"op":"invoke","id":N,"intent":S,"input":{…},"context":{…}[,"store":{key: value…}]}
+//   {"op":"invoke","id":N,"intent":S,"input":{…},"context":{…}[,"store":{key: value…}][,"deadlineMs":N]}
+//     (deadlineMs: milliseconds the host will wait, -1 or absent: no deadline; for time_left_ms)
 //   {"op":"cancel","id":N}   {"op":"health","id":N,"context":{…}}   {"op":"shutdown"}
 // worker → host:
 //   {"op":"hello","protocol":1,"pid":N,"skill":S,"threadSafe":B,"hasHealth":B,"limitProblems":[…]}
@@ -160,7 +161,7 @@ func protocolBroken(_ why: String) -> Never {
 
 func handle(_ frame: UnsafeBufferPointer<UInt8>) {
     guard let members = JSONScan.members(frame) else { protocolBroken("the host sent a frame that is not a JSON object") }
-    var op = "", id: UInt64 = 0, intent = ""
+    var op = "", id: UInt64 = 0, intent = "", deadlineMs: Int64 = -1
     var input: Range<Int>? = nil, context: Range<Int>? = nil, store: Range<Int>? = nil
     for m in members {
         switch m.key {
@@ -170,6 +171,7 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
         case "input": input = m.value
         case "context": context = m.value
         case "store": store = m.value
+        case "deadlineMs": deadlineMs = Int64(JSONScan.int(frame, m.value) ?? -1)
         default: break
         }
     }
@@ -178,7 +180,7 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
         guard let input, let context, !intent.isEmpty else { protocolBroken("the host sent an invoke frame without intent, input or context") }
         if let store { replaceStore(UnsafeBufferPointer(rebasing: frame[store])) }
         startInvoke(id: id, intent: intent, input: UnsafeBufferPointer(rebasing: frame[input]),
-                    context: UnsafeBufferPointer(rebasing: frame[context]))
+                    context: UnsafeBufferPointer(rebasing: frame[context]), deadline: CallDeadline(millisecondsFromNow: deadlineMs))
     case "cancel":
         ServedCall.running.withLock { $0[id] }?.cancelled.store(true, ordering: .relaxed)
     case "health":
@@ -201,9 +203,10 @@ func replaceStore(_ object: UnsafeBufferPointer<UInt8>) {
     WorkerContextStore.shared.replace(with: snapshot)
 }
 
-func startInvoke(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, context: UnsafeBufferPointer<UInt8>) {
+func startInvoke(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, context: UnsafeBufferPointer<UInt8>,
+                 deadline: CallDeadline) {
     let skill = servedSkill!
-    let call = ServedCall(id: id, intent: intent, input: input, context: context, host: WorkerServices.table)
+    let call = ServedCall(id: id, intent: intent, input: input, context: context, deadline: deadline, host: WorkerServices.table)
     guard let invoke = skill.pointee.invoke else {
         call.complete(status: SKH_STATUS_FAILED, result: nil, length: 0, message: "the skill has no invoke function")
         return

@@ -9,6 +9,7 @@ import Synchronization
 ///   is_cancelled       → the call's flag, set by the host's `cancel` frame.
 ///   context_get / _set → a worker-local store (`WorkerContextStore`), see there.
 ///   free               → free(3); everything handed to the skill is malloc'ed.
+///   time_left_ms       → the call's deadline, sent by the host as `deadlineMs` with the invoke frame.
 /// Allocated once, never freed (skills keep the pointer for good). Every service is [any-thread].
 enum WorkerServices {
     nonisolated(unsafe) static let table: UnsafePointer<skh_host> = {
@@ -57,7 +58,8 @@ enum WorkerServices {
                 channel.send(f)
                 return 0
             },
-            free: { p in Glibc.free(p) }))
+            free: { p in Glibc.free(p) },
+            time_left_ms: { call in ServedCall.from(call)?.deadline.millisecondsLeft ?? -1 }))
         return UnsafePointer(p)
     }()
 }

@@ -33,6 +33,7 @@ enum DoctorCommand {
                 ("skills", .int(Int64(host.registry.skills.count))),
                 ("refused", .array(refusals.map(\.json))),
                 ("conflicts", .array(conflicts.map(ListCommand.conflictJSON))),
+                ("shadowed", .array(host.scan.shadowed.map(\.json))),
                 ("unhealthy", .array(unhealthy.map { u in
                     .object(JSONObject([("id", .string(u.id)), ("health", .string(u.health.state.rawValue)),
                                         ("healthDetail", u.health.detailJSON), ("fix", .string(u.fix))]))
@@ -52,6 +53,9 @@ enum DoctorCommand {
         for r in refusals {
             Out.print("\n✗ refused [\(r.reason.rawValue)] \(r.message)")
             if let h = r.hint { Out.print("  fix: \(h)") }
+        }
+        for s in host.scan.shadowed {
+            Out.print("\n· \(s.skill.file.path) holds \(s.skill.summary.id) \(s.skill.summary.version), shadowed by version \(s.byVersion) in \(s.byPath) (not a problem: remove the newer file to roll back, or the older one to tidy up)")
         }
         for c in conflicts {
             Out.print("\n! intent \(c.intent) is declared by \(c.bindings.count) skills: " +

@@ -38,7 +38,7 @@ enum InspectCommand {
                   \(m.description)
                   category:   \(m.category)
                   vendor:     \(m.vendor)
-                  abi:        \(m.abi)
+                  abi:        \(abiLine(m.identity))
                   toolchain:  \(m.toolchain ?? "none (C)")
                   threads:    \(m.threadSafe ? "thread-safe" : "one call at a time")
                   file:       \(info!.path) (\(info!.size) bytes)
@@ -47,10 +47,19 @@ enum InspectCommand {
                 """)
                 for i in m.intents {
                     let tags = (i.flags.names + ["surfaces: " + i.surfaces.names.joined(separator: "/")]).joined(separator: ", ")
-                    Out.print("    \(i.name)  [\(tags)]\n      \(i.description)")
+                    Out.print("    \(i.address)  [\(tags)]\n      \(i.description)")
                 }
             }
             return 0
         }
+    }
+
+    /// "1.1 (needs 1.0; served as 1.1)", in words a reader can act on.
+    static func abiLine(_ i: SkillIdentity) -> String {
+        var line = "built for \(i.abi), needs \(i.abiRequired) or newer; this host serves \(ABIVersion.hostRange)"
+        if i.abiMinor > ABIVersion.hostMinor {
+            line += " — served as \(i.abiServed): the skill runs without what \(i.abi) added (it sees the host's version and services)"
+        }
+        return line
     }
 }

@@ -13,12 +13,14 @@ enum ListCommand {
             out.append(0x5b)
             for (i, s) in host.registry.skills.enumerated() {
                 if i > 0 { out.append(0x2c) }
-                s.writeListJSON(health: health[s.id], to: &out)
+                s.writeListJSON(health: health[s.id], shadows: host.scan.shadowed(by: s.id), to: &out)
             }
             out.append(0x5d)
             if all {
                 out.append(contentsOf: #","refused":"#.utf8)
                 JSON.array(host.scan.refusals.map(\.json)).write(to: &out)
+                out.append(contentsOf: #","shadowed":"#.utf8)
+                JSON.array(host.scan.shadowed.map(\.json)).write(to: &out)
                 out.append(contentsOf: #","conflicts":"#.utf8)
                 JSON.array(host.registry.conflicts.map(conflictJSON)).write(to: &out)
                 out.append(0x7d)
@@ -29,7 +31,7 @@ enum ListCommand {
         }
         let rows = host.registry.skills.map { s in
             [s.id, s.summary.version.description, s.summary.category, s.summary.abi, s.isolation.rawValue,
-             health[s.id]?.state.rawValue ?? "ok", s.summary.intents.map(\.name).joined(separator: ", ")]
+             health[s.id]?.state.rawValue ?? "ok", s.summary.intents.map(\.address).joined(separator: ", ")]
         }
         if rows.isEmpty {
             Out.print("No skills registered (folders: \(host.directories.joined(separator: ":"))).")
@@ -42,6 +44,9 @@ enum ListCommand {
             summary += " \(host.scan.refusals.count) file\(host.scan.refusals.count == 1 ? " was" : "s were") refused" + (all ? ":" : " (see `skillhost list --all` or `skillhost doctor`).")
         }
         Out.print(summary)
+        for s in host.scan.shadowed {
+            Out.print("shadowed: \(s.skill.summary.id) \(s.skill.summary.version) (\(s.skill.file.path)) by version \(s.byVersion) (\(s.byPath))")
+        }
         for c in host.registry.conflicts {
             Out.print("conflict: \(c.intent) is declared by \(c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority))" }.joined(separator: ", ")); calls go to \(c.bindings[0].skill.id)")
         }

@@ -1,0 +1,14 @@
+/// How an intent is named in calls: "calendar.events.list" (version 1, or "the newest version" when
+/// looked up) or "calendar.events.list@2" (exactly version 2). See skh_intent.version.
+public enum IntentAddress {
+    /// "name" for version 1, "name@N" for N > 1: the form the registry, `list` and skh_call.intent use.
+    public static func format(_ name: String, _ version: Int) -> String { version <= 1 ? name : "\(name)@\(version)" }
+
+    /// Splits "name@N" into its name and version; a bare name has no version (nil). Nil overall when the
+    /// text after "@" is not a positive integer.
+    public static func parse(_ text: String) -> (name: String, version: Int?)? {
+        guard let at = text.lastIndex(of: "@") else { return (text, nil) }
+        guard let v = Int(text[text.index(after: at)...]), v >= 1 else { return nil }
+        return (String(text[..<at]), v)
+    }
+}

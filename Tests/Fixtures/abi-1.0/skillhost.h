@@ -1,0 +1,345 @@
+/* FROZEN COPY of skillhost.h as released in ABI 1.0 (do not edit): the ABI matrix tests build skills
+ * against it to prove that a skill compiled for an older minor still loads in this host.
+ *
+ * skillhost.h — the whole contract between the skillhost host and a skill.
+ *
+ * A skill is a shared library (.so) that exports one C function:
+ *
+ *     const skh_skill *skillhost_entry(void);
+ *
+ * Nothing else in this file needs another file to be understood. A skill may be written in C, C++,
+ * Swift (through the SkillKit SDK, which fills these structs for you) or anything that can export a C
+ * symbol. Only C types and UTF-8 JSON text cross this boundary.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Versioning
+ *
+ * The ABI has a MAJOR.MINOR version (SKH_ABI_VERSION_MAJOR / _MINOR below).
+ *   - A minor version only ever adds: new fields at the END of a struct, new flag bits, new host
+ *     services at the end of skh_host. Every struct that can grow starts with (or carries) a
+ *     `struct_size` that the side which allocated it sets to sizeof(the struct it was compiled with).
+ *     The reader must not touch a field that lies beyond `struct_size`.
+ *   - A major version changes or removes something. A host serves exactly one major; a skill built for
+ *     another major is refused before any of its functions is called, with a message naming both.
+ *
+ * The host reads, in this order and before anything else: skh_skill.abi_major, .abi_minor,
+ * .struct_size. If abi_major differs from the host's, the host reads nothing more.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Threading tags used below
+ *   [any-thread]   may be called from any thread, including concurrently with itself.
+ *   [serialized]   the caller guarantees that no two calls of this function overlap.
+ *   [once]         called at most once per process.
+ *
+ * Lifecycle, in one process (the host's, or a worker process of the host's):
+ *   1. dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE). The library is never unloaded.
+ *   2. skillhost_entry()                         [once]  — may also run in a short-lived scan process
+ *   3. skill->init(host)                         [once]  — only if non-NULL; before any invoke/health
+ *   4. skill->invoke(call) and skill->health(…)  per the tags on each field
+ *   There is no "deinit": a process that hosts skills ends by exiting.
+ *
+ * Rationale: a Swift image cannot be unloaded safely (the Swift runtime keeps pointers into it), so
+ * the host never calls dlclose and never asks a skill to tear down. Swapping a skill means a new
+ * process or a fresh copy of the file.
+ */
+#ifndef SKILLHOST_H
+#define SKILLHOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this header. A skill copies these into skh_skill.abi_major/.abi_minor. */
+#define SKH_ABI_VERSION_MAJOR 1
+#define SKH_ABI_VERSION_MINOR 0
+
+/* The name of the one exported entry symbol (for dlsym). */
+#define SKH_ENTRY_SYMBOL "skillhost_entry"
+
+/* Put SKH_EXPORT in front of your definition of skillhost_entry, so it stays visible even when the
+ * skill is compiled with -fvisibility=hidden:
+ *     SKH_EXPORT const skh_skill *skillhost_entry(void) { return &my_skill; } */
+#define SKH_EXPORT __attribute__((visibility("default")))
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Status codes: what an invoke completed with.                                                    */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The call succeeded; `result_json` holds the result. */
+#define SKH_STATUS_OK            0
+/* The input was wrong in a way the schema could not express (for example `from` after `to`).
+ * The host reports it as error kind "invalid_input". `message` says which field and why. */
+#define SKH_STATUS_INVALID_INPUT 1
+/* Something the skill depends on is not there (a file, a server, a credential): "unavailable". */
+#define SKH_STATUS_UNAVAILABLE   2
+/* The skill gave up because skh_host.is_cancelled() returned non-zero: "cancelled". */
+#define SKH_STATUS_CANCELLED     3
+/* Any other failure inside the skill: "internal". */
+#define SKH_STATUS_FAILED        4
+/* Any other value is treated as SKH_STATUS_FAILED. */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Health                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define SKH_HEALTH_OK          0 /* ready to serve every intent */
+#define SKH_HEALTH_DEGRADED    1 /* serving, but slow or partly broken; `detail` says what */
+#define SKH_HEALTH_UNAVAILABLE 2 /* cannot serve now; `detail` says why and what would fix it */
+/* Any other value is treated as SKH_HEALTH_UNAVAILABLE. */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Log levels for skh_host.log                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define SKH_LOG_DEBUG   0
+#define SKH_LOG_INFO    1
+#define SKH_LOG_WARNING 2
+#define SKH_LOG_ERROR   3
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Intent flags (skh_intent.flags)                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Only reads; calling it any number of times changes nothing. */
+#define SKH_INTENT_READ_ONLY   (1u << 0)
+/* Deletes or overwrites something a person would miss. Policy may ask the person to confirm. */
+#define SKH_INTENT_DESTRUCTIVE (1u << 1)
+/* Calling it twice with the same input has the same effect as calling it once. */
+#define SKH_INTENT_IDEMPOTENT  (1u << 2)
+/* Talks to something outside this machine (a web API), so its answers depend on the world. */
+#define SKH_INTENT_OPEN_WORLD  (1u << 3)
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Surfaces (skh_intent.surfaces): who may call an intent. The host may narrow this, never widen.  */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define SKH_SURFACE_HUMAN      (1u << 0) /* a person at a terminal */
+#define SKH_SURFACE_AUTOMATION (1u << 1) /* scripts and non-interactive callers */
+#define SKH_SURFACE_AGENT      (1u << 2) /* outside LLM agents (MCP) */
+#define SKH_SURFACE_ALL        (SKH_SURFACE_HUMAN | SKH_SURFACE_AUTOMATION | SKH_SURFACE_AGENT)
+
+/* Skill flags (skh_skill.flags) */
+
+/* invoke() may be called concurrently from several threads. Without this flag the host never lets
+ * two calls of this skill overlap: it starts the next invoke() only after the previous invoke() has
+ * returned AND its complete() has been called. */
+#define SKH_SKILL_THREAD_SAFE (1u << 0)
+
+struct skh_host;
+struct skh_call;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* skh_host — services the host offers a skill. Allocated and owned by the host.                   */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * The host passes this table to init() and inside every skh_call. It stays valid, unchanged, for
+ * the rest of the process. A skill compiled against an older minor sees a prefix of it; a skill
+ * compiled against a newer minor must check `struct_size` before using a service added later
+ * (offsetof(skh_host, field) + sizeof(field) <= struct_size).
+ *
+ * `call` arguments: the skh_call the service is used for, or NULL outside a call (in init or health).
+ * Passing a call after completing it is a bug in the skill; the host ignores such a call.
+ */
+typedef struct skh_host {
+    uint32_t abi_major;   /* the host's SKH_ABI_VERSION_MAJOR */
+    uint32_t abi_minor;   /* the host's SKH_ABI_VERSION_MINOR */
+    uint32_t struct_size; /* sizeof(skh_host) as the host was compiled */
+    uint32_t reserved0;   /* zero */
+
+    /* Writes one line to the skill's log. `message` is UTF-8, borrowed for the duration of the call.
+     * [any-thread] Never blocks for long. */
+    void (*log)(const struct skh_call *call, int32_t level, const char *message);
+
+    /* Reports progress of `call`: step `step` of `total` (1-based; total 0 = unknown), with an
+     * optional UTF-8 `message` (may be NULL), borrowed for the duration of the call.
+     * [any-thread] Reports for a completed call are ignored. */
+    void (*progress)(const struct skh_call *call, uint32_t step, uint32_t total, const char *message);
+
+    /* Returns non-zero once the host no longer wants the result of `call` (deadline passed, or the
+     * caller cancelled). A skill doing long work should check it and complete with
+     * SKH_STATUS_CANCELLED. It must still call complete() exactly once. Returns 0 for a NULL call.
+     * [any-thread] Cheap. */
+    int32_t (*is_cancelled)(const struct skh_call *call);
+
+    /* Reads `key` (UTF-8) from the shared context store. Returns a host-allocated, NUL-terminated
+     * UTF-8 JSON text and its length in *out_len (may be NULL), or NULL if the key is not set.
+     * The skill owns the returned pointer and must release it with host->free.
+     * The value is a snapshot: later writes by others do not change it. [any-thread] */
+    char *(*context_get)(const struct skh_call *call, const char *key, size_t *out_len);
+
+    /* Writes `key` = the JSON text `json` (`len` bytes, UTF-8) to the shared context store.
+     * Both are borrowed for the duration of the call; the host copies them.
+     * Returns 0 on success, non-zero if `json` is not valid JSON or the store refused it. [any-thread] */
+    int32_t (*context_set)(const struct skh_call *call, const char *key, const char *json, size_t len);
+
+    /* Releases memory the host handed to the skill (only what context_get returned). [any-thread] */
+    void (*free)(void *pointer);
+} skh_host;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* skh_call — one invocation. Allocated and owned by the host.                                     */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * Lifetime: the call and everything it points to stay valid from the moment invoke() is entered
+ * until the skill calls `complete`. After `complete` returns, the skill must not touch the call or
+ * anything it points to. If the host stops waiting (deadline, cancellation), the call stays valid
+ * until the skill completes it; a late completion is logged and dropped by the host.
+ */
+typedef struct skh_call {
+    uint32_t struct_size; /* sizeof(skh_call) as the host was compiled */
+    uint32_t reserved0;   /* zero */
+    uint64_t call_id;     /* unique within the process; for logs */
+
+    const char *intent;     /* UTF-8, NUL-terminated: one of the skill's intent names */
+    const char *input_json; /* UTF-8 JSON object, NUL-terminated, already validated against the
+                               intent's input_schema by the host */
+    size_t input_len;       /* bytes in input_json, without the NUL */
+
+    /* UTF-8 JSON object, NUL-terminated: what the skill needs to know about its surroundings:
+     *   "config":    this skill's section of the host's configuration (object, may be empty)
+     *   "dataDir":   a directory this skill may keep files in (created on demand by the skill)
+     *   "locale":    BCP 47 tag of the caller, e.g. "zh-CN"
+     *   "timeZone":  IANA name, e.g. "Asia/Shanghai"
+     *   "now":       RFC 3339 instant the request counts as "now" (injectable for tests)
+     *   "caller":    "human" | "automation" | "agent"
+     * Unknown members must be ignored: later minors may add some. */
+    const char *context_json;
+    size_t context_len;
+
+    const skh_host *host; /* the services table; same pointer init() received */
+
+    /* Completes the call. The skill MUST call it exactly once per invoke, from any thread, before or
+     * after invoke() returns.
+     *   status == SKH_STATUS_OK: `result_json` is a UTF-8 JSON value (`result_len` bytes) that matches
+     *       the intent's output_schema; `message` is an optional one-sentence human summary (or NULL).
+     *   otherwise: `result_json` may be NULL (or a JSON object with details); `message` says what went
+     *       wrong and, where possible, what would fix it. It should not be NULL.
+     * `message` is NUL-terminated UTF-8. Every pointer is borrowed for the duration of complete(); the
+     * host copies what it keeps, so the skill may free or reuse its buffers as soon as complete() returns.
+     * [any-thread] Calling it a second time for the same call is a bug. The host keeps a completed
+     * call's memory alive for a while so that it can detect such a second call, log it and ignore it
+     * (the first completion wins), but this is a safety net, not a guarantee: do not rely on it. */
+    void (*complete)(const struct skh_call *call, int32_t status,
+                     const char *result_json, size_t result_len, const char *message);
+
+    /* Opaque to the skill. */
+    void *host_data;
+} skh_call;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* skh_intent — one thing a skill can do. Allocated and owned by the skill, static for the process. */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * All strings are UTF-8, NUL-terminated, and must stay valid and unchanged for the rest of the
+ * process (string literals, or memory the skill never frees). JSON members are JSON text.
+ *
+ * The entries of skh_skill.intents all have the same struct_size, and the host steps through the
+ * array by intents[0].struct_size bytes (not by its own sizeof), so the array can grow in later minors.
+ */
+typedef struct skh_intent {
+    uint32_t struct_size; /* sizeof(skh_intent) as the skill was compiled */
+    uint32_t flags;       /* SKH_INTENT_* bits */
+
+    /* Dotted lowercase name, unique within the skill: "domain.noun[.verb]", e.g. "calendar.events.list".
+     * [a-z0-9_] segments separated by '.', at least two segments. */
+    const char *name;
+    const char *description; /* one or two sentences, for people and for LLMs choosing a tool */
+
+    /* JSON Schema (the subset: type, properties, required, additionalProperties, items, enum,
+     * minimum, maximum, minLength, maxLength, minItems, maxItems, pattern-free formats "date" and
+     * "date-time", description, default). The root must be {"type":"object", …}. Required. */
+    const char *input_schema;
+    /* JSON Schema the result matches, or NULL for "any JSON value". */
+    const char *output_schema;
+
+    uint32_t surfaces; /* SKH_SURFACE_* bits; 0 is read as SKH_SURFACE_ALL */
+    int32_t priority;  /* when several skills serve one intent, higher priority is tried first (0 = normal) */
+    double confidence; /* 0.0–1.0: how well this skill serves the intent; orders equal priorities.
+                          0.0 (a zero-initialised struct) is read as "not given", which means 1.0. */
+
+    /* Words and phrases that signal this intent, per language, as a JSON object of BCP 47 language
+     * → array of strings, e.g. {"en":["meeting","calendar"],"zh":["会议","日程"]}. May be NULL. */
+    const char *keywords;
+    /* Example requests, as a JSON array of {"lang":"en","text":"what's on today","input":{…}}
+     * where "input" (optional) is a valid input for this intent. May be NULL. */
+    const char *examples;
+} skh_intent;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* skh_skill — what skillhost_entry() returns. Allocated and owned by the skill, static.            */
+/* ---------------------------------------------------------------------------------------------- */
+typedef struct skh_skill {
+    /* The first three fields never move, in any version. */
+    uint32_t abi_major;   /* SKH_ABI_VERSION_MAJOR the skill was compiled with */
+    uint32_t abi_minor;   /* SKH_ABI_VERSION_MINOR the skill was compiled with */
+    uint32_t struct_size; /* sizeof(skh_skill) as the skill was compiled */
+    uint32_t flags;       /* SKH_SKILL_* bits */
+
+    /* Identity. UTF-8, NUL-terminated, static for the process (like everything in this struct). */
+    const char *id;          /* reverse-DNS, lowercase, two or more parts: "com.example.calendar";
+                                matches ^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$ */
+    const char *name;        /* human name: "Calendar" */
+    const char *version;     /* semantic version 2.0.0: "1.4.2", "2.0.0-beta.1" */
+    const char *category;    /* one lowercase word: "productivity", "weather", "communication", … */
+    const char *vendor;      /* who ships it: "Example Corp" */
+    const char *description; /* one or two sentences */
+
+    /* The compiler that built the skill's Swift code, as "swift-MAJOR.MINOR" (for example "swift-6.3"),
+     * or NULL for skills without Swift code. Swift has no stable ABI on Linux: the host refuses a Swift
+     * skill built by another Swift version than its own. C skills set NULL and are never refused for it. */
+    const char *toolchain;
+
+    uint32_t intent_count;     /* at least 1 */
+    uint32_t reserved0;        /* zero */
+    const skh_intent *intents; /* intent_count entries, each with its own struct_size */
+
+    /* Called once, after the host has read this struct and before any invoke or health, with the
+     * host's service table (valid for the rest of the process). Returns 0 on success; non-zero makes
+     * the host refuse the skill (error kind "load_failed"). May be NULL. [once] */
+    int32_t (*init)(const skh_host *host);
+
+    /* Starts one call. Must return promptly (do slow work on a thread of your own, or complete
+     * before returning if the work is quick) and must lead to exactly one call->complete(…).
+     * [any-thread] if SKH_SKILL_THREAD_SAFE is set, otherwise [serialized]. Required. */
+    void (*invoke)(const skh_call *call);
+
+    /* Reports whether the skill can serve now, returning an SKH_HEALTH_* code. May block for up to a
+     * few seconds (e.g. to reach a server); the host calls it on a thread of its own and enforces a
+     * deadline. `context_json` is the same UTF-8 JSON object an invoke would get as
+     * skh_call.context_json (so the skill checks the configuration it would really use), borrowed for
+     * the duration of the call; it may be NULL. If `detail` is non-NULL the skill may store in *detail a UTF-8, NUL-terminated JSON
+     * object with specifics, e.g. {"message":"reachable","latencyMs":12}, allocated by the skill and
+     * released by the host with skill->release (also when it arrives after the host stopped waiting).
+     * May be NULL (then the skill counts as healthy).
+     * [serialized] with itself (a host that gave up waiting does not call it again until it returns);
+     * it may run at the same time as invoke() calls. */
+    int32_t (*health)(const skh_host *host, const char *context_json, char **detail);
+
+    /* Releases memory the skill handed to the host (only what health stored in *detail).
+     * May be NULL only if health never stores a detail. [any-thread] */
+    void (*release)(void *pointer);
+} skh_skill;
+
+/* The one symbol a skill exports. Returns a pointer to a static skh_skill, the same one every call.
+ * Must not fail, block, or depend on anything the host has not yet provided. [once]
+ * A NULL return, or a struct_size smaller than the fields the host needs, gets the file refused.
+ * Fields that lie beyond a (smaller, older) struct_size count as NULL / 0. */
+typedef const skh_skill *(*skh_entry_fn)(void);
+
+#if !defined(__swift__) && !defined(SKH_NO_ENTRY_DECLARATION)
+/* Declared here so that a definition with the wrong signature fails to compile. */
+SKH_EXPORT const skh_skill *skillhost_entry(void);
+#endif
+
+/* Numbers: the host never calls setlocale(), so LC_NUMERIC stays "C" in the host process. A skill that
+ * changes the process locale must not, and a skill that formats JSON numbers with printf should still
+ * not assume the locale of a process it does not own (use uselocale() per thread, or format by hand). */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKILLHOST_H */
