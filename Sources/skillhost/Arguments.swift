@@ -9,7 +9,8 @@ struct Arguments {
     var flags: Set<String> = []
 
     /// Options that take a value; everything else starting with "--" is a flag.
-    static let valued: Set<String> = ["--skills-dir", "--config", "--scan-timeout", "--input", "--timeout"]
+    static let valued: Set<String> = ["--skills-dir", "--config", "--scan-timeout", "--input", "--timeout",
+                                      "--lang", "--dir", "--id", "--vendor", "--sdk"]
 
     init(_ argv: [String]) throws(UsageError) {
         var i = 0

@@ -13,6 +13,7 @@ enum Help {
       install     Validate a skill file, then move it into the skill folder atomically
       doctor      Show refused files, intent conflicts, unhealthy skills and folder problems, with fixes
       unblock     Let calls reach a quarantined skill again
+      new         Write a new skill project (Swift package or C) to build outside this repository
 
     GLOBAL OPTIONS:
       --skills-dir DIR     Skill folder (default: $SKILLHOST_PATH, colon-separated, else ./skills.d)
@@ -29,9 +30,10 @@ enum Help {
     static let list = """
     USAGE: skillhost list [--all] [--json]
 
-    Lists every registered skill. With --all, also the files that were refused and why, and the
-    intents that more than one skill declares. --json prints an array of skill objects (with --all:
-    an object {"skills":[…],"refused":[…],"conflicts":[…]}).
+    Lists every registered skill, and older versions of a skill id that a newer file shadows. With
+    --all, also the files that were refused and why, and the intents that more than one skill
+    declares. --json prints an array of skill objects, each with "shadows" (with --all: an object
+    {"skills":[…],"refused":[…],"shadowed":[…],"conflicts":[…]}).
     """
 
     static let inspect = """
@@ -67,8 +69,9 @@ enum Help {
     USAGE: skillhost install FILE [--json]
 
     Validates FILE as a skill (as inspect does), then copies it into the skill folder under its own
-    name through a temporary file and an atomic rename, so no scan ever sees half a file. Refuses a
-    file whose skill id another installed file already provides, unless it has the same file name.
+    name through a temporary file and an atomic rename, so no scan ever sees half a file. When another
+    file already provides the skill id, only a newer version is installed (the older file stays,
+    shadowed, for a rollback); a file with the same name is replaced.
     """
 
     static let doctor = """
@@ -85,5 +88,17 @@ enum Help {
     Puts skill ID back to ok, so calls reach it again: use it after a skill was quarantined (it
     crashed too often, see `skillhost list`) once you know why. Replacing the skill's file lifts the
     quarantine too. Exits 11 (no_skill) if no registered skill has that id.
+    """
+
+    static let new = """
+    USAGE: skillhost new NAME [--lang swift|c] [--dir DIR] [--id ID] [--vendor NAME] [--sdk PATH] [--json]
+
+    Writes a standalone skill project into DIR/NAME (DIR: the current folder): for Swift, a SwiftPM
+    package whose only dependency is the SDK (SkillKit) with one .dynamic product, an example intent
+    with schemas, keywords and examples, a unit test and a README; for C, NAME.c against skillhost.h,
+    a Makefile (-std=c99 -Wall -Wextra -Werror -pedantic) and a README. Building it gives a .so that
+    `skillhost install` accepts as it is. NAME: lowercase letters, digits, - and _ ("weather-alerts");
+    the skill id is com.example.NAME unless --id says otherwise. The project refers to the SDK in a
+    skillhost checkout: --sdk PATH, else $SKILLHOST_SDK, else the checkout this skillhost was built in.
     """
 }

@@ -164,7 +164,7 @@ func waitStatusDescription(_ status: Int32) -> String {
 }
 
 /// The directory of the running executable (via /proc/self/exe).
-func executableDirectory() -> String {
+public func executableDirectory() -> String {
     var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
     guard n > 0 else { return "." }
