@@ -367,6 +367,14 @@ final class WeatherTests: XCTestCase {
         XCTAssertTrue(message.hasSuffix(" timed out after 400 ms"), message)
     }
 
+    func testTheCallersRemainingTimeShortensTheRequest() async throws {
+        // The host will wait 450 ms more (time_left_ms): the request gets 350 ms, not the configured 5 s.
+        let service = try service("/slow", timeoutMs: 5000)
+        let error = await expectError { _ = try await service.forecast(ForecastRequest(latitude: 1, longitude: 2), budgetMs: 450) }
+        guard case .unavailable(let message)? = error else { return XCTFail("expected .unavailable, got \(String(describing: error))") }
+        XCTAssertTrue(message.hasSuffix(" timed out after 350 ms"), message)
+    }
+
     func testCancellationStopsTheRequest() async throws {
         let service = try service("/slow")
         let started = Date()

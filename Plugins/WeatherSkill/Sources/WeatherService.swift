@@ -11,18 +11,21 @@ public struct WeatherService: Sendable {
         self.fetcher = fetcher
     }
 
-    public func forecast(_ input: WeatherInput, isCancelled: @escaping @Sendable () -> Bool = { false })
+    /// `budgetMs`: how long the caller will still wait (nil: no limit); the HTTP request gets the smaller
+    /// of that (less a 100 ms margin for the answer, at least 100 ms) and the configured `timeoutMs`.
+    public func forecast(_ input: WeatherInput, budgetMs: Int? = nil, isCancelled: @escaping @Sendable () -> Bool = { false })
         async throws(WeatherError) -> (output: WeatherForecastOutput, message: String) {
         let request = try ForecastRequest.resolve(input, places: config.places)
-        return try await forecast(request, isCancelled: isCancelled)
+        return try await forecast(request, budgetMs: budgetMs, isCancelled: isCancelled)
     }
 
-    public func forecast(_ request: ForecastRequest, isCancelled: @escaping @Sendable () -> Bool = { false })
+    public func forecast(_ request: ForecastRequest, budgetMs: Int? = nil, isCancelled: @escaping @Sendable () -> Bool = { false })
         async throws(WeatherError) -> (output: WeatherForecastOutput, message: String) {
         guard let url = OpenMeteo.forecastURL(baseURL: config.baseURL, request: request) else {
             throw .unavailable("invalid configuration: cannot build a forecast URL from \"baseURL\" \"\(config.baseURL)\"")
         }
-        let response = try await fetcher.get(url, timeoutMs: config.timeoutMs, isCancelled: isCancelled)
+        let timeoutMs = budgetMs.map { max(100, min(config.timeoutMs, $0 - 100)) } ?? config.timeoutMs
+        let response = try await fetcher.get(url, timeoutMs: timeoutMs, isCancelled: isCancelled)
         guard response.status == 200 else {
             throw .unavailable("GET \(url.absoluteString) returned HTTP \(response.status)\(Self.reason(response.body))")
         }

@@ -21,7 +21,9 @@ struct WeatherSkill: AgentSkill {
         let service = try makeService(context)
         let forecast: (output: WeatherForecastOutput, message: String)
         do {
-            forecast = try await service.forecast(params, isCancelled: { context.isCancelled })
+            // Answer before the host's deadline (ABI 1.1 time_left_ms), with a message naming the server.
+            let budget = context.timeLeft.map { Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+            forecast = try await service.forecast(params, budgetMs: budget, isCancelled: { context.isCancelled })
         } catch {
             throw error.skillError
         }
