@@ -159,7 +159,7 @@ extension SkillValidator {
                 let outcome = direct(intent.name, probe.input, caller: caller)
                 var call = JSONObject([("intent", .string(intent.name)), ("kind", .string(probe.kind.rawValue)),
                                        ("input", probe.input)])
-                let what = "with \(probe.label)"
+                let who = "\(intent.name) with \(probe.label)"
                 var stop = false
                 switch outcome {
                 case .success(let raw):
@@ -168,16 +168,16 @@ extension SkillValidator {
                     switch raw.status {
                     case SKH_STATUS_INVALID_INPUT: break
                     case SKH_STATUS_OK where probe.kind == .unknownProperty:
-                        f.warnings.append((intent.name, "\(what) answered ok (it ignores the field; with additionalProperties false it should refuse it)"))
+                        f.warnings.append((who, "answered ok (it ignores the field; with additionalProperties false it should refuse it)"))
                     case SKH_STATUS_OK:
-                        f.failures.append((intent.name, "\(what) answered ok: it acted on input its schema rules out"))
+                        f.failures.append((who, "answered ok: it acted on input its schema rules out"))
                     default:
-                        f.warnings.append((intent.name, "\(what) answered \(Self.statusName(raw.status)) instead of invalid_input: \(raw.message ?? "no message")"))
+                        f.warnings.append((who, "answered \(Self.statusName(raw.status)) instead of invalid_input: \(raw.message ?? "no message")"))
                     }
                 case .failure(let e):
                     call["outcome"] = .string(e.kind.rawValue)
                     call["message"] = .string(e.message)
-                    f.failures.append((intent.name, "\(what): \(e.kind == .timeout ? "did not complete within \(callTimeoutMs) ms" : e.kind.rawValue) — \(e.message)"))
+                    f.failures.append((who, e.kind == .timeout ? "did not complete within \(callTimeoutMs) ms: \(e.message)" : e.kind == .crashed ? "crashed: \(e.message)" : "ended with \(e.kind.rawValue): \(e.message)"))
                     stop = true  // one crash or hang per intent says it; more would only wait for restarts
                 }
                 f.calls.append(.object(call))

@@ -98,9 +98,11 @@ final class SkillValidator {
         switch outcome {
         case .failure(let r):
             report.refusal = r
-            var details = JSONObject([("reason", .string(r.reason.rawValue))])
-            if let hint = r.hint { details["hint"] = .string(hint) }
-            let message = r.message + (r.hint.map { "; fix: \($0)" } ?? "")
+            let fix = r.hint ?? (r.reason == .badManifest
+                ? "correct that field where the skill declares it (skh_skill or skh_intent; skillhost.h says what each field expects)"
+                : "check that the path names a skill's .so file")
+            let details = JSONObject([("reason", .string(r.reason.rawValue)), ("hint", .string(fix))])
+            let message = r.message + "; fix: " + fix
             switch r.reason {
             case .badManifest:
                 add("file", .pass, fileSummary(info))
