@@ -46,7 +46,7 @@ final class SkillValidator {
     /// Calls sent to the skill, and calls that did not complete before their deadline, per intent.
     let callCount = Atomic<Int>(0)
     let neverCompleted = Mutex<[String: Int]>([:])
-    /// The examples of read-only or idempotent intents whose call the skill answered (with any status),
+    /// The examples of read-only or idempotent intents whose call the skill answered (ok or unavailable),
     /// for the concurrency and memory checks.
     var answered: [(intent: IntentManifest, index: Int, input: JSON)] = []
 

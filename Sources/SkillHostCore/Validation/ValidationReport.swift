@@ -1,6 +1,6 @@
 /// The outcome of one conformance check of `skillhost validate`.
 public struct ValidationCheck: Sendable {
-    public enum Status: String, Sendable, Comparable {
+    public enum Status: String, Sendable {
         /// The skill does what the check asks.
         case pass
         /// Not wrong, but worth fixing (no examples, an unhealthy answer under a bare configuration, …).
@@ -9,9 +9,6 @@ public struct ValidationCheck: Sendable {
         case fail
         /// Not run, and the message says why (an earlier failure, nothing to call, not claimed).
         case skip
-
-        private var rank: Int { self == .pass ? 0 : self == .skip ? 1 : self == .warn ? 2 : 3 }
-        public static func < (a: Status, b: Status) -> Bool { a.rank < b.rank }
     }
 
     /// A stable name: file, manifest, abi, load, health, examples, wrong-input, exactly-once,
