@@ -8,15 +8,16 @@
 #include <string.h>
 #include "skillhost.h"
 
-/* The input is already validated against input_schema by the host, so "name" is a string.
- * A real skill should still parse JSON properly; this one finds the value by hand to stay short. */
+/* The host validates the input against input_schema first, but a skill checks it too (defence in
+ * depth: `skillhost validate` sends wrong input on purpose). A real skill should parse JSON properly;
+ * this one finds the value by hand to stay short. */
 static void greet(const skh_call *call)
 {
     const char *p = strstr(call->input_json, "\"name\"");
     const char *start = p ? strchr(p + 6, '"') : NULL;
     const char *end = start ? strchr(start + 1, '"') : NULL;
-    if (!start || !end || end - start > 200) {
-        call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "field \"name\": expected a short string");
+    if (!start || !end || end - start - 1 > 100) {
+        call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "field \"name\": expected a string of at most 100 bytes");
         return;
     }
     char result[256];

@@ -11,6 +11,7 @@ enum Help {
       invoke      Call an intent with JSON input
       health      Probe every skill now and record the answers
       install     Validate a skill file, then move it into the skill folder atomically
+      validate    Check a skill file against the ABI contract by loading and calling it: a pass/fail report
       doctor      Show refused files, intent conflicts, unhealthy skills and folder problems, with fixes
       unblock     Let calls reach a quarantined skill again
       new         Write a new skill project (Swift package or C) to build outside this repository
@@ -66,12 +67,35 @@ enum Help {
     """
 
     static let install = """
-    USAGE: skillhost install FILE [--json]
+    USAGE: skillhost install FILE [--force] [--json]
 
-    Validates FILE as a skill (as inspect does), then copies it into the skill folder under its own
-    name through a temporary file and an atomic rename, so no scan ever sees half a file. When another
-    file already provides the skill id, only a newer version is installed (the older file stays,
-    shadowed, for a rollback); a file with the same name is replaced.
+    Validates FILE as a skill (as `skillhost validate` does), then copies it into the skill folder
+    under its own name through a temporary file and an atomic rename, so no scan ever sees half a
+    file. A skill that fails a check of validate is refused (exit 1, the failed checks listed) unless
+    --force; warnings do not block, and --force never installs a file the scan would refuse. When
+    another file already provides the skill id, only a newer version is installed (the older file
+    stays, shadowed, for a rollback); a file with the same name is replaced.
+    """
+
+    static let validate = """
+    USAGE: skillhost validate FILE [--json]
+
+    Checks FILE against the skill contract (skillhost.h) and prints one line per check, PASS, WARN,
+    FAIL or SKIP, with what was expected, what was found and the fix:
+      file          an ELF shared library that exports skillhost_entry; manifest read in a child process
+      manifest      id, semver, category, intent names, schemas, example inputs valid; examples present
+      abi           an ABI version and Swift toolchain this host serves
+      load          a worker process (skillhost-worker serve) loads it and init succeeds
+      health        health answers within the health deadline
+      examples      each example input completes ok, with a result matching the output schema
+      wrong-input   input that breaks the schema, sent without the host's check, gets invalid_input
+      exactly-once  no call completed twice or never
+      concurrency   a SKH_SKILL_THREAD_SAFE skill gives the same answers under 8 concurrent calls
+      memory        the worker does not grow per call (VmRSS over 400 calls)
+    The skill runs in a worker with an empty configuration section, a throwaway data folder and
+    health state. Destructive intents are never called, open-world ones only with wrong input.
+    --json prints {"file","id","version","ok","checks":[{"name","status","message","details"}]}.
+    Exits 0 when no check failed, 1 when one did.
     """
 
     static let doctor = """

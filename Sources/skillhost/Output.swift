@@ -49,3 +49,21 @@ func openHost(_ args: Arguments) throws(SkillError) -> SkillHost {
     }
     return host
 }
+
+/// Runs `body(host, FILE, --json)` for a command that takes one FILE (`inspect`, `install`,
+/// `validate`), after the checks they share: an unknown option or another number of positional
+/// arguments is a usage error (exit 2, with `help`), and a host that cannot open is reported in the
+/// command's format with its kind's exit code. Returns the exit code.
+func withHost(forOneFile args: Arguments, allowing options: Set<String> = [], help: String,
+              _ body: (SkillHost, String, Bool) -> Int32) -> Int32 {
+    do { try args.allow(options) } catch {
+        Out.error("skillhost: \(error.message)")
+        return 2
+    }
+    guard args.positionals.count == 1, let file = args.positionals.first else {
+        Out.error("skillhost: \(args.command ?? "") needs exactly one FILE\n\(help)")
+        return 2
+    }
+    let json = args.flag("--json")
+    do { return body(try openHost(args), file, json) } catch { return Out.fail(error, json: json) }
+}

@@ -3,7 +3,7 @@ import XCTest
 
 /// The command line itself: unknown commands and options are usage errors (exit 2), help exits 0.
 final class UsageTests: EndToEndTestCase {
-    static let commands = ["list", "inspect", "invoke", "health", "install", "doctor", "unblock"]
+    static let commands = ["list", "inspect", "invoke", "health", "install", "doctor", "unblock", "validate"]
 
     func testUnknownCommandExitsTwoNamingIt() throws {
         let r = skillhost("frobnicate")
@@ -14,7 +14,7 @@ final class UsageTests: EndToEndTestCase {
 
     func testUnknownOptionExitsTwoForEveryCommand() throws {
         for c in Self.commands {
-            let args = c == "inspect" || c == "install" ? [c, fixtures + "/echo_c.so", "--bogus"]
+            let args = ["inspect", "install", "validate"].contains(c) ? [c, fixtures + "/echo_c.so", "--bogus"]
                      : c == "invoke" ? [c, "fixture.echo", "--bogus"] : [c, "--bogus"]
             let r = skillhost(args)
             XCTAssertEqual(r.exitCode, 2, "\(c): \(r.summary)")

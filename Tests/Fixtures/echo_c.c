@@ -1,18 +1,26 @@
 /* echo_c.c — a WELL-BEHAVED C skill, the baseline the other fixtures misbehave against.
  *   fixture.echo         input {"text": string} (required); completes OK, synchronously inside
- *                        invoke(), with the input object's bytes unchanged.
+ *                        invoke(), with the input object's bytes unchanged. Input without a string
+ *                        "text" (which only `skillhost validate` sends) completes INVALID_INPUT.
  *   fixture.echo.strict  declares output_schema {"n": integer, required} but returns
  *                        {"n":"not a number"}: the host must reject the result (output schema violation).
  * Thread-safe: no state at all. */
 #include <string.h>
 
 #include "skillhost.h"
+#include "fixture_skill.h"
 
 static void invoke(const skh_call *call)
 {
+    const char *text;
+    size_t length;
     if (strcmp(call->intent, "fixture.echo.strict") == 0) {
         static const char bad[] = "{\"n\":\"not a number\"}";
         call->complete(call, SKH_STATUS_OK, bad, sizeof bad - 1, "returns a string where the schema wants an integer");
+        return;
+    }
+    if (!fixture_string_member(call->input_json, "text", &text, &length)) {
+        call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "field \"text\": expected a string");
         return;
     }
     call->complete(call, SKH_STATUS_OK, call->input_json, call->input_len, "echoed");

@@ -173,6 +173,7 @@ extension WorkerProcess {
             guard let w = state.withLock({ $0.calls[id] }) else { return nil }
             w.progress?(UInt32(clamping: o["step"]?.intValue ?? 0), UInt32(clamping: o["total"]?.intValue ?? 0), o["message"]?.stringValue)
         case "log":
+            if o["event"]?.stringValue == "complete_twice" { events.recordCompletedTwice(intent: o["intent"]?.stringValue ?? "?") }
             SkillLog.shared.write(skill: skill.id, level: Int32(clamping: o["level"]?.intValue ?? 1), o["message"]?.stringValue ?? "")
         case "health":
             let answer = WorkerHealthAnswer(status: Int32(truncatingIfNeeded: o["status"]?.intValue ?? Int64(SKH_HEALTH_UNAVAILABLE)),

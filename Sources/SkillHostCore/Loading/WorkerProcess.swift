@@ -56,10 +56,13 @@ final class WorkerProcess: Sendable {
     /// Signalled (and passed on) once the finalizer is done.
     let endSignal = DispatchSemaphore(value: 0)
     let onEnd: @Sendable (WorkerProcess, WorkerDeath) -> Void
+    /// Where the reader counts what the worker reports beyond completions (shared with the owner).
+    let events: WorkerEvents
 
     private init(skill: RegisteredSkill, settings: WorkerSettings, pid: pid_t, socket: Int32, outputFD: Int32,
-                 wake: (Int32, Int32), onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) {
+                 wake: (Int32, Int32), events: WorkerEvents, onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) {
         self.skill = skill
+        self.events = events
         self.settings = settings
         self.pid = pid
         self.socket = socket
@@ -70,7 +73,7 @@ final class WorkerProcess: Sendable {
     }
 
     /// Starts a worker for `skill` (it loads the skill and says hello on its own; see `waitReady`).
-    static func start(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings,
+    static func start(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings, events: WorkerEvents = WorkerEvents(),
                       onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) -> Result<WorkerProcess, SkillError> {
         func failure(_ what: String) -> Result<WorkerProcess, SkillError> {
             .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(what): \(String(cString: strerror(errno)))", skillID: skill.id))
@@ -98,7 +101,7 @@ final class WorkerProcess: Sendable {
         close(pair.1)
         close(out.write)
         for fd in [pair.0, out.read, wake.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        let w = WorkerProcess(skill: skill, settings: settings, pid: pid, socket: pair.0, outputFD: out.read, wake: wake, onEnd: onEnd)
+        let w = WorkerProcess(skill: skill, settings: settings, pid: pid, socket: pair.0, outputFD: out.read, wake: wake, events: events, onEnd: onEnd)
         LiveWorkers.add(w)
         guard startDetachedThread({ w.watch() }), startDetachedThread({ w.readLoop() }) else {
             // Without its threads nobody would reap it; this is as bad as it gets, but stay clean.

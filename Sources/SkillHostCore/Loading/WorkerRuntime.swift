@@ -21,6 +21,8 @@ final class WorkerRuntime: SkillRuntime {
     let skill: RegisteredSkill
     let workerPath: String
     let settings: WorkerSettings
+    /// What its workers reported beyond completions (second completions), across restarts.
+    let events = WorkerEvents()
     private let serial: DispatchSemaphore?
 
     private struct State {
@@ -98,9 +100,12 @@ final class WorkerRuntime: SkillRuntime {
     }
 
     /// Starts the worker now, if none is running (`"workers": {"eager": true}`), so the first call does
-    /// not pay for the start. Blocks until it is ready or failed (a failure is left for the first call).
-    func prestart(deadline: DispatchTime) {
-        _ = readyWorker(deadline: deadline, intent: nil)
+    /// not pay for the start. Blocks until it is ready or failed, and returns the failure (eager
+    /// workers leave it for the first call; `skillhost validate` reports it).
+    @discardableResult
+    func prestart(deadline: DispatchTime) -> SkillError? {
+        if case .failure(let e) = readyWorker(deadline: deadline, intent: nil) { return e }
+        return nil
     }
 
     /// The running worker, or a new one once the backoff allows, ready (hello received) before `deadline`.
@@ -112,7 +117,7 @@ final class WorkerRuntime: SkillRuntime {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now < s.notBefore { return .waitUntil(s.notBefore) }
                 if let changed = Self.changedSinceScan(skill) { return .fail(changed) }
-                switch WorkerProcess.start(skill: skill, workerPath: workerPath, settings: settings,
+                switch WorkerProcess.start(skill: skill, workerPath: workerPath, settings: settings, events: events,
                                            onEnd: { [weak self] w, death in self?.ended(w, death) }) {
                 case .success(let w):
                     s.worker = w

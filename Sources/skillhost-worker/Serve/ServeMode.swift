@@ -23,7 +23,7 @@ import Synchronization
 //   {"op":"load_failed","protocol":1,"pid":N,"kind":K,"message":S}     (then exit 4)
 //   {"op":"complete","id":N,"status":N,"message":S|null,"result":JSON|null}  ("resultText":S if not JSON)
 //   {"op":"progress","id":N,"step":N,"total":N,"message":S|null}
-//   {"op":"log","id":N|null,"level":N,"message":S}
+//   {"op":"log","id":N|null,"level":N,"message":S}   (a second complete() adds "event":"complete_twice","intent":S)
 //   {"op":"health","id":N,"status":N,"declared":B,"detail":JSON|null}
 //   {"op":"context_set","key":S,"value":JSON}
 

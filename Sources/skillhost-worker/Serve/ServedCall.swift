@@ -67,6 +67,9 @@ final class ServedCall: @unchecked Sendable {
             var f = Line.frame("log")
             f.key("id"); f.number(id)
             f.key("level"); f.number(SKH_LOG_WARNING)
+            // Machine-readable too, so the host can count it (`skillhost validate`'s exactly-once check).
+            f.key("event"); f.quoted("complete_twice")
+            f.key("intent"); f.quoted(intent)
             f.key("message")
             f.quoted("called complete twice for one \(intent) call; the second completion was ignored (a bug in the skill)")
             channel.send(f)

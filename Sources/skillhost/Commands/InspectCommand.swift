@@ -2,15 +2,9 @@ import SkillHostCore
 
 /// `skillhost inspect FILE [--json]`
 enum InspectCommand {
-    static func run(_ args: Arguments) -> Int32 {
-        do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
-        guard args.positionals.count == 1, let file = args.positionals.first else {
-            Out.error("skillhost: inspect needs exactly one FILE\n\(Help.inspect)")
-            return 2
-        }
-        let json = args.flag("--json")
-        let host: SkillHost
-        do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
+    static func run(_ args: Arguments) -> Int32 { withHost(forOneFile: args, help: Help.inspect, inspect) }
+
+    static func inspect(_ host: SkillHost, _ file: String, _ json: Bool) -> Int32 {
         let (info, outcome) = host.inspect(file: file)
         switch outcome {
         case .failure(let r):

@@ -1,23 +1,34 @@
 import SkillHostCore
 
-/// `skillhost install FILE [--json]`
+/// `skillhost install FILE [--force] [--json]`
 enum InstallCommand {
     static func run(_ args: Arguments) -> Int32 {
-        let json = args.flag("--json")
-        do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
-        guard args.positionals.count == 1, let file = args.positionals.first else {
-            Out.error("skillhost: install needs exactly one FILE\n\(Help.install)")
-            return 2
-        }
-        let host: SkillHost
-        do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
-        switch host.install(file: file) {
-        case .failure(let e): return Out.fail(e, json: json)
+        withHost(forOneFile: args, allowing: ["--force"], help: Help.install) { install($0, $1, json: $2, force: args.flag("--force")) }
+    }
+
+    static func install(_ host: SkillHost, _ file: String, json: Bool, force: Bool) -> Int32 {
+        let (report, outcome) = host.install(file: file, force: force)
+        switch outcome {
+        case .failure(.error(let e)): return Out.fail(e, json: json)
+        case .failure(.failedValidation(let r)):
+            let failed = r.failures.map(\.name).joined(separator: ", ")
+            let message = "not installed: \(r.file) failed \(r.failures.count == 1 ? "a check" : "\(r.failures.count) checks") of skillhost validate (\(failed))"
+            let hint = "fix the skill (see the checks' messages, or run `skillhost validate \(file)`), or install it anyway with --force"
+            if json {
+                Out.json(.object(JSONObject([("ok", .bool(false)), ("message", .string(message)), ("hint", .string(hint)),
+                                             ("validation", r.json)])))
+            } else {
+                Out.error(message)
+                for c in r.failures { Out.error("  FAIL  \(c.name)  \(c.message)") }
+                Out.error("hint: \(hint)")
+            }
+            return 1
         case .success(let done):
             let m = done.manifest
             if json {
                 var o = JSONObject([("ok", .bool(true)), ("id", .string(m.id)), ("version", .string(m.version.description)),
-                                    ("path", .string(done.path)), ("intents", .array(m.intents.map { .string($0.address) }))])
+                                    ("path", .string(done.path)), ("intents", .array(m.intents.map { .string($0.address) })),
+                                    ("validation", report.json)])
                 if let s = done.shadows {
                     o["shadows"] = .object(JSONObject([("version", .string(s.version.description)), ("path", .string(s.path))]))
                 }
@@ -27,6 +38,8 @@ enum InstallCommand {
                 if let s = done.shadows {
                     Out.print("shadows \(m.id) \(s.version) in \(s.path) (kept for a rollback: remove the new file to go back)")
                 }
+                let forced = report.ok ? "" : " (installed with --force despite: \(report.failures.map(\.name).joined(separator: ", ")))"
+                Out.print("validate: \(report.tally)\(forced)")
             }
             return 0
         }

@@ -151,22 +151,45 @@ enum CTemplate {
         out[n] = '\0';
     }
 
+    /* Code points in a UTF-8 string (what JSON Schema's maxLength counts). */
+    static size_t utf8_length(const char *s)
+    {
+        size_t n = 0;
+        for (; *s; s++)
+            if (((unsigned char)*s & 0xC0) != 0x80) n++;
+        return n;
+    }
+
     /* [any-thread]: no state, so the skill sets SKH_SKILL_THREAD_SAFE below. Completes every call
      * exactly once, before returning (the work is quick). */
     static void invoke(const skh_call *call)
     {
-        char name[256], language[32] = "", greeting[320], escaped[1024], result[1100];
+        char name[1024], language[32] = "", greeting[1100], escaped[6600], result[6700];
         if (strcmp(call->intent, "{{NS}}.greet") != 0) {
             call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "unknown intent");
             return;
         }
-        if (json_string_member(call->input_json, "name", name, sizeof name) != 1 || name[0] == '\0') {
-            call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "field \"name\": expected a non-empty string of at most 255 bytes");
+        /* The host checks the schema first; the skill checks it too (`skillhost validate` sends input
+         * that breaks it): answer SKH_STATUS_INVALID_INPUT naming the field, never crash or guess. */
+        if (json_string_member(call->input_json, "name", name, sizeof name) != 1 || name[0] == '\0' || utf8_length(name) > 200) {
+            call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "field \"name\": expected a non-empty string of at most 200 characters");
             return;
         }
         /* "language" from the input, else the caller's locale from the call's context. */
-        if (json_string_member(call->input_json, "language", language, sizeof language) != 1)
+        switch (json_string_member(call->input_json, "language", language, sizeof language)) {
+        case 1:
+            if (strcmp(language, "en") != 0 && strcmp(language, "zh") != 0) {
+                call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "field \"language\": expected \"en\" or \"zh\"");
+                return;
+            }
+            break;
+        case 0:
             json_string_member(call->context_json, "locale", language, sizeof language);
+            break;
+        default:
+            call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "field \"language\": expected \"en\" or \"zh\"");
+            return;
+        }
         if (strncmp(language, "zh", 2) == 0)
             snprintf(greeting, sizeof greeting, "你好，%s！", name);
         else

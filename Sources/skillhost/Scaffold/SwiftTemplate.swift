@@ -67,8 +67,9 @@ enum SwiftTemplate {
         ]
 
         struct GreetInput: Decodable {
+            enum Language: String, Decodable { case en, zh }
             let name: String
-            let language: String?
+            let language: Language?  // another value is refused, naming the field
         }
 
         struct GreetOutput: Encodable {
@@ -79,8 +80,11 @@ enum SwiftTemplate {
             switch input.intent {
             case "{{NS}}.greet":
                 let params = try input.decode(GreetInput.self)  // wrong input → SkillError.invalidInput naming the field
+                // The host checks the schema first; the skill checks it too (`skillhost validate` sends
+                // input that breaks it), plus the rules a schema cannot say.
                 try input.check(!params.name.allSatisfy(\.isWhitespace), "field \"name\": expected a name, found only spaces")
-                let chinese = (params.language ?? context.locale).hasPrefix("zh")
+                try input.check(params.name.count <= 200, "field \"name\": expected at most 200 characters, found \(params.name.count)")
+                let chinese = params.language.map { $0 == .zh } ?? context.locale.hasPrefix("zh")
                 let greeting = chinese ? "你好，\(params.name)！" : "Hello, \(params.name)!"
                 return try SkillResult(GreetOutput(greeting: greeting), message: greeting)
             default:
@@ -121,13 +125,13 @@ enum SwiftTemplate {
         }
 
         func testWrongInputIsInvalidInputNamingTheField() async {
-            for json in [#"{}"#, #"{"name":42}"#, #"{"name":"   "}"#] {
+            for json in [#"{}"#, #"{"name":42}"#, #"{"name":"   "}"#, #"{"name":"Ada","language":"fr"}"#] {
                 do {
                     _ = try await skill.execute(input: SkillInput(intent: "{{NS}}.greet", json: json), context: context())
                     XCTFail("\(json) should be refused")
                 } catch let error as SkillError {
                     XCTAssertEqual(error.kind, "invalid_input", "\(json)")
-                    XCTAssertTrue(error.message.contains("name"), error.message)
+                    XCTAssertTrue(error.message.contains("name") || error.message.contains("language"), error.message)
                 } catch {
                     XCTFail("\(json): unexpected \(error)")
                 }
