@@ -57,6 +57,8 @@ final class MIMETests: XCTestCase {
         XCTAssertNil(MailDate(rfc5322: "Thu, 31 Nov 2026 10:00:00 +0000"))
         XCTAssertNil(MailDate(rfc5322: "yesterday"))
         XCTAssertNil(MailDate(rfc5322: "26 Nov 2026 25:00 +0000"))
+        XCTAssertNil(MailDate(rfc5322: "1 Jan 9223372036854775807 00:00 +0000"), "a year that would overflow")
+        XCTAssertNil(MailDate(asctime: "x Mon Nov 23 09:02:11 99999999999"))
         XCTAssertEqual(MailDate(asctime: "anna@example.org Mon Nov 23 09:02:11 2026")?.rfc3339, "2026-11-23T09:02:11Z")
     }
 
@@ -137,6 +139,7 @@ final class MIMETests: XCTestCase {
     func testHTMLOnlyBodyBecomesText() throws {
         let m = try Fixtures.message("Content-Type: text/html; charset=utf-8\n\n<html><head><style>p{}</style></head><body><p>Tom &amp; Jerry&#39;s</p><p>second&nbsp;line.</p></body></html>\n")
         XCTAssertEqual(ReadableText.lines(m.text), ["Tom & Jerry's", "second line."])
+        XCTAssertEqual(HTMLText.plain("a <b>bold</b> < unclosed"), "a bold < unclosed")
     }
 
     func testUnknownCharsetInABodyIsReportedPerMessage() throws {

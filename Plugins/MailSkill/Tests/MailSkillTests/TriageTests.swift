@@ -127,4 +127,35 @@ final class TriageTests: XCTestCase {
         let problems = try run.message("2").problems
         XCTAssertTrue(problems.contains { $0.contains("99 Foo") }, "\(problems)")
     }
+    /// Every sample with bytes flipped, cut or duplicated at pseudo-random places (fixed seed): each
+    /// mutant is read or skipped, and to-dos are extracted, without a crash.
+    func testMutatedSamplesNeverCrash() throws {
+        let box = try Mailbox.open(path: Fixtures.maildir)
+        let originals = try box.messages.map { Array(try $0.load()) }
+        var seed: UInt64 = 0x5EED
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(max(1, n)))
+        }
+        let interesting: [UInt8] = Array("=?\r\n-:;\"<>>From \u{0}\u{FF}".utf8)
+        var read = 0
+        for round in 0..<400 {
+            var bytes = originals[round % originals.count]
+            for _ in 0..<(1 + next(8)) {
+                let i = next(bytes.count)
+                switch next(4) {
+                case 0: bytes[i] = interesting[next(interesting.count)]
+                case 1: bytes.removeSubrange(i..<min(bytes.count, i + next(64)))
+                case 2: bytes.insert(contentsOf: bytes[i..<min(bytes.count, i + next(64))], at: i)
+                default: bytes[i] = UInt8(truncatingIfNeeded: next(256))
+                }
+                if bytes.isEmpty { bytes = [0x41] }
+            }
+            let stored = StoredMessage(source: "mutant", fallbackID: "m\(round)", seen: nil, delivered: nil, content: .bytes(bytes[...]))
+            guard let m = try? MailTriage.triage(stored, options: TriageOptions(floatingZone: Fixtures.warsaw)) else { continue }
+            _ = ToDoExtractor.todos(m, language: round % 2 == 0 ? .en : .zh)
+            read += 1
+        }
+        XCTAssertGreaterThan(read, 300, "most mutants are still messages")
+    }
 }

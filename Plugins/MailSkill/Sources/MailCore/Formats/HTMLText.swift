@@ -13,10 +13,14 @@ public enum HTMLText {
         var skipUntil: String?
         while i < html.endIndex {
             let c = html[i]
-            guard c == "<", let close = html[i...].firstIndex(of: ">") else {
+            guard c == "<" else {
                 if skipUntil == nil { out.append(c) }
                 i = html.index(after: i)
                 continue
+            }
+            guard let close = html[i...].firstIndex(of: ">") else {
+                if skipUntil == nil { out += html[i...] }   // no tag can close any more
+                break
             }
             let tag = html[html.index(after: i)..<close].lowercased()
             let name = String(tag.prefix { $0.isLetter || $0.isNumber || $0 == "/" })

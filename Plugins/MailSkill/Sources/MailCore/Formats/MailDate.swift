@@ -6,7 +6,7 @@ import Foundation
 /// Contract of `init?(rfc5322:)`: `[Day,] D Mon YYYY HH:MM[:SS] zone`, leniently: comments such as
 /// `(CET)` ignored, any case, two-digit years (< 50 → 20xx, else 19xx, RFC 5322 §4.3), zones `+hhmm`,
 /// `-hhmm`, `UT`, `GMT`, `Z` and the US names (`EST` … `PDT`); a missing or unknown zone means UTC
-/// (`-0000`, "no zone information"). Impossible dates and times give nil. `rfc3339` keeps the offset.
+/// (`-0000`, "no zone information"). Impossible dates and times, and years outside 1000–9999, give nil. `rfc3339` keeps the offset.
 public struct MailDate: Sendable, Equatable {
     public let date: Date
     public let offsetSeconds: Int
@@ -49,7 +49,7 @@ public struct MailDate: Sendable, Equatable {
     }
 
     private init?(day: Int, month: Int, year: Int, time: (Int, Int, Int), offset: Int) {
-        guard let civil = CivilDay(year: year, month: month, day: day) else { return nil }
+        guard (1000...9999).contains(year), let civil = CivilDay(year: year, month: month, day: day) else { return nil }
         let seconds = civil.dayNumber * 86_400 + time.0 * 3600 + time.1 * 60 + time.2 - offset
         self.init(date: Date(timeIntervalSince1970: TimeInterval(seconds)), offsetSeconds: offset)
     }
