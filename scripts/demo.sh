@@ -4,7 +4,8 @@
 #   scripts/demo.sh BIN_DIR SKILLS_DIR DEMO_DIR
 # Calendars come from Plugins/CalendarSkill/Samples (iCalendar files); the forecast comes from a
 # loopback HTTP server that answers like Open-Meteo with Plugins/WeatherSkill/Samples; reminders are
-# kept in DEMO_DIR so the demo never touches your own.
+# kept in DEMO_DIR so the demo never touches your own; mail comes from the sample Maildir in
+# Plugins/MailSkill/Samples (the mail skill's configured mailbox).
 set -euo pipefail
 bin=$1 skills=$2 demo=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +24,7 @@ cat >"$demo/config.json" <<JSON
   "timeZone": "Europe/Warsaw",
   "skills": {
     "dev.skillhost.calendar": { "calendars": ["$root/Plugins/CalendarSkill/Samples"] },
+    "dev.skillhost.mail": { "mailbox": "$root/Plugins/MailSkill/Samples/Maildir" },
     "dev.skillhost.weather": {
       "baseURL": "http://127.0.0.1:$port",
       "places": { "warsaw": { "latitude": 52.23, "longitude": 21.0 } }
@@ -40,6 +42,7 @@ run invoke weather.forecast --input '{"place":"warsaw","days":2}'
 run invoke reminder.create --input '{"title":"买牛奶 (buy milk)","due":"2026-11-30T18:00:00+01:00"}' --json
 run invoke reminder.list --json
 run invoke units.convert --input '{"value":5,"from":"km","to":"mi"}'
+run invoke mail.triage --input '{"unreadOnly":true}'
 run health
 echo
 echo "\$ skillhost invoke calendar.events.list --input '{\"from\":\"2026-11-30\",\"to\":\"2026-30-11\"}' --json   # bad input, on purpose"
