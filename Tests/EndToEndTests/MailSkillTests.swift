@@ -98,7 +98,7 @@ final class MailSkillTests: EndToEndTestCase {
                               messageContains: ["\"path\"", missing])
         try assertInvokeError(invoke("mail.todos", #"{"path":"\#(samples)/make-samples.py"}"#), kind: "invalid_input", exitCode: 10,
                               messageContains: ["make-samples.py", "not a Maildir nor an mbox"])
-        try assertInvokeError(invoke("mail.triage", "{}"), kind: "invalid_input", exitCode: 10, messageContains: ["\"mailbox\""])
+        try assertInvokeError(invoke("mail.triage", "{}"), kind: "unavailable", exitCode: 12, messageContains: ["\"mailbox\""])
         try assertInvokeError(invoke("mail.triage", #"{"path":"\#(samples)/Maildir","limit":0}"#), kind: "invalid_input", exitCode: 10,
                               messageContains: ["limit"])
     }

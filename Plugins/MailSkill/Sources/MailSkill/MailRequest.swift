@@ -41,7 +41,8 @@ struct MailRequest {
             path = Self.absolute(m)
             fromConfig = true
         } else {
-            throw SkillError.invalidInput(
+            // Not the input's fault: the skill is not set up yet (a configuration problem).
+            throw SkillError.unavailable(
                 "no mailbox: pass \"path\" (a Maildir folder or an mbox file), or set a default in this skill's config, "
                 + #"e.g. {"skills":{"dev.skillhost.mail":{"mailbox":"~/Maildir"}}}"#)
         }

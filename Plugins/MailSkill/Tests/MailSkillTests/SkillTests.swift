@@ -57,7 +57,7 @@ final class SkillTests: XCTestCase {
         XCTAssertEqual(r["mailbox"] as? String, Fixtures.mbox)
         XCTAssertEqual((r["messages"] as? [Any])?.count, 1)
         let missing = await error("mail.triage", "{}")
-        XCTAssertEqual(missing?.kind, "invalid_input")
+        XCTAssertEqual(missing?.kind, "unavailable")
         XCTAssertTrue(missing?.message.contains("\"path\"") == true && missing?.message.contains("\"mailbox\"") == true, "\(String(describing: missing))")
         let badConfig = await error("mail.todos", "{}", config: #"{"mailbox":"/nonexistent/Maildir"}"#)
         XCTAssertEqual(badConfig?.kind, "unavailable")
