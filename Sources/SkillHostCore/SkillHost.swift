@@ -12,6 +12,8 @@ public struct HostOptions: Sendable {
     public var configPath: String?
     /// `--scan-timeout`, overriding the config.
     public var scanTimeoutMs: Int?
+    /// An IANA time zone overriding the config's `timeZone` (`ask --time-zone`, a replayed trace's zone).
+    public var timeZone: String?
     public var environment: [String: String]
 
     public init(skillsDir: String? = nil, configPath: String? = nil, scanTimeoutMs: Int? = nil,
@@ -51,7 +53,7 @@ public final class SkillHost: Sendable {
         signal(SIGPIPE, SIG_IGN)
         paths = HostPaths(environment: options.environment)
         config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
-        timeZone = HostTimeZone.apply(configured: config.timeZone, environment: options.environment)
+        timeZone = HostTimeZone.apply(configured: options.timeZone ?? config.timeZone, environment: options.environment)
         directories = HostPaths.skillDirectories(explicit: options.skillsDir, environment: options.environment)
         workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
         scanTimeoutMs = options.scanTimeoutMs ?? config.scanTimeoutMs
@@ -138,10 +140,13 @@ public final class SkillHost: Sendable {
 
     /// The SHA-256 of each registered skill's file, computing and caching the ones the scan cache
     /// does not know yet (the scan itself does not hash: see `Scanner`).
-    public func fileHashes() -> [String: String] {
+    public func fileHashes() -> [String: String] { fileHashes(of: nil) }
+
+    /// The SHA-256 of the files of the skills `ids` (nil: every registered skill), computed where not yet known.
+    public func fileHashes(of ids: Set<String>?) -> [String: String] {
         var out: [String: String] = [:]
         var computed: [(SkillFile, String)] = []
-        for s in registry.skills {
+        for s in registry.skills where ids?.contains(s.id) ?? true {
             if let h = s.file.sha256 { out[s.id] = h; continue }
             guard let h = SHA256.hex(ofFile: s.file.path) else { continue }
             out[s.id] = h

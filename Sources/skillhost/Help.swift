@@ -15,6 +15,9 @@ enum Help {
       doctor      Show refused files, intent conflicts, unhealthy skills and folder problems, with fixes
       unblock     Let calls reach a quarantined skill again
       new         Write a new skill project (Swift package or C) to build outside this repository
+      ask         Say what you want in a sentence (English or Chinese); skills run in parallel, one answer
+      traces      List the recent ask requests (their traces)
+      replay      Run a recorded request again and show what differs (--check: exit 1 if anything does)
 
     GLOBAL OPTIONS:
       --skills-dir DIR     Skill folder (default: $SKILLHOST_PATH, colon-separated, else ./skills.d)
@@ -124,5 +127,38 @@ enum Help {
     `skillhost install` accepts as it is. NAME: lowercase letters, digits, - and _ ("weather-alerts");
     the skill id is com.example.NAME unless --id says otherwise. The project refers to the SDK in a
     skillhost checkout: --sdk PATH, else $SKILLHOST_SDK, else the checkout this skillhost was built in.
+    """
+
+    static let ask = """
+    USAGE: skillhost ask TEXT… [--json] [--now RFC3339] [--time-zone TZ] [--locale TAG]
+           skillhost ask --request JSON|- [--json]
+
+    Understands a sentence in English or Chinese from what the installed skills declare (keywords and
+    examples per intent), plans one step per intent, runs independent steps in parallel through the
+    usual invoke path (schemas, deadlines, isolation, fallback), and answers in the sentence's
+    language. On a terminal the phases show live on one line of stderr. Every request writes a trace
+    to $XDG_STATE_HOME/skillhost/traces/ (see `skillhost traces`, `skillhost replay`).
+      --now, --time-zone   what "today" and "明天" mean (default: the clock, $SKILLHOST_NOW, the config's zone)
+      --locale             the locale skills get (default: zh-CN for Chinese text, else en-US)
+      --request JSON       a request from a script: {"text":"…","now":"…","locale":"…"} ("-": stdin)
+      --json               the whole response: answer, status, intents with confidence, plan, steps, phases
+    Exit codes: 0 answered (also partly), 10 a question back, 11 not understood, else the first error's kind.
+    Config: "agent": {"defaults": {"weather.forecast": {"place": "home"}}, "maxParallel": 4, "keepTraces": 200}.
+    """
+
+    static let replay = """
+    USAGE: skillhost replay TRACE [--check] [--include-writes] [--json]
+
+    Runs the request recorded in TRACE again, with the same text, "now", locale and time zone, against
+    the skills installed now, and lists what differs from the recording: recognized intents and their
+    parameters, the plan, each step's outcome and output, the answer. Intents that change something
+    (not read-only or idempotent) are not run again unless --include-writes. --check exits 1 when
+    anything differs, so a trace works as a regression test.
+    """
+
+    static let traces = """
+    USAGE: skillhost traces [--limit N] [--json]
+
+    Lists the newest agent requests (default 20): id, status, duration, text.
     """
 }

@@ -41,9 +41,11 @@ enum Out {
 /// Opens the host with the global options of the command line.
 /// (`--scan-timeout` was already checked by `main`.) Folder problems are warned about on stderr, so
 /// they reach a person even when stdout carries JSON.
-func openHost(_ args: Arguments) throws(SkillError) -> SkillHost {
-    let host = try SkillHost(HostOptions(skillsDir: args.values["--skills-dir"], configPath: args.values["--config"],
-                                         scanTimeoutMs: (try? args.int("--scan-timeout")) ?? nil))
+func openHost(_ args: Arguments, timeZone: String? = nil) throws(SkillError) -> SkillHost {
+    var options = HostOptions(skillsDir: args.values["--skills-dir"], configPath: args.values["--config"],
+                              scanTimeoutMs: (try? args.int("--scan-timeout")) ?? nil)
+    options.timeZone = timeZone
+    let host = try SkillHost(options)
     for f in host.scan.folders where f.problem != nil && args.command != "doctor" {
         Out.error("skillhost: warning: \(f.problem!)" + (f.hint.map { "\nhint: \($0)" } ?? ""))
     }

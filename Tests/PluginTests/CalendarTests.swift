@@ -730,7 +730,7 @@ final class CalendarTests: XCTestCase {
         let skill = CalendarSkill()
         let list = try await skill.execute(input: SkillInput(intent: "calendar.events.list", json: #"{"from":"2026-11-30","to":"2026-11-30"}"#),
                                            context: skillContext(samplesConfig))
-        XCTAssertEqual(list.message, "5 events on 2026-11-30.")
+        XCTAssertEqual(list.message, "5 events on 2026-11-30: 妈妈生日 (Mom's birthday) (all day), 10:00 Standup, 14:00 Design review: calendar skill, 15:00 项目周会, 16:00 1:1 with Anna")
         let decoded = try JSONDecoder().decode(CalendarEventList.self, from: Data(list.json))
         XCTAssertEqual(decoded.events.map(\.summary), ["妈妈生日 (Mom's birthday)", "Standup", "Design review: calendar skill", "项目周会", "1:1 with Anna"])
         // Keys sorted, absent location/description left out, slashes not escaped.

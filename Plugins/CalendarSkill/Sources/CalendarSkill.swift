@@ -18,7 +18,8 @@ struct CalendarSkill: AgentSkill {
         switch input.intent {
         case CalendarIntents.list:
             let (range, occurrences, query) = try events(input: input, context: context)
-            return try SkillResult(query.list(occurrences), message: query.listMessage(count: occurrences.count, range: range))
+            // The sentence names the events per day ("5 events on 2026-11-30: 10:00 Standup, …"), in the caller's language.
+            return try SkillResult(query.list(occurrences), message: query.summary(occurrences, range: range).text)
         case CalendarIntents.summary:
             let (range, occurrences, query) = try events(input: input, context: context)
             let summary = query.summary(occurrences, range: range)

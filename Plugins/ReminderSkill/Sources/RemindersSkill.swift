@@ -26,8 +26,9 @@ struct RemindersSkill: AgentSkill {
                 if let due = params.due { _ = try SkillDates.instant(due, field: "due") }
                 let reminder = try store.create(title: params.title, due: params.due, notes: params.notes,
                                                 now: context.now, timeZone: context.timeZone)
-                let when = reminder.due.map { " due \($0)" } ?? ""
-                return try SkillResult(reminder, message: "Created reminder \"\(reminder.title)\"\(when).")
+                let zh = context.locale.lowercased().hasPrefix("zh")
+                let when = reminder.due.map { zh ? "，时间 \($0)" : " due \($0)" } ?? ""
+                return try SkillResult(reminder, message: zh ? "已创建提醒“\(reminder.title)”\(when)。" : "Created reminder \"\(reminder.title)\"\(when).")
             case "reminder.list":
                 let params = try input.decode(ListInput.self)
                 let reminders = try store.list(includeCompleted: params.includeCompleted ?? false, warn: warn)

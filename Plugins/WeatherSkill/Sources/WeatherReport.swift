@@ -85,7 +85,7 @@ public enum WeatherReport {
     }
 
     /// The output for `request`: at most `request.days` days (a server may send more).
-    public static func build(_ forecast: OpenMeteo.Forecast, request: ForecastRequest) -> (output: WeatherForecastOutput, message: String) {
+    public static func build(_ forecast: OpenMeteo.Forecast, request: ForecastRequest, chinese: Bool = false) -> (output: WeatherForecastOutput, message: String) {
         let days = forecast.days.prefix(request.days).map { day -> WeatherDay in
             var out = WeatherDay(date: day.date, weatherCode: day.weatherCode,
                                  description: WeatherCodes.description(day.weatherCode),
@@ -97,7 +97,7 @@ public enum WeatherReport {
         let output = WeatherForecastOutput(latitude: forecast.latitude, longitude: forecast.longitude, place: request.place,
                                            timezone: forecast.timezone, days: Array(days),
                                            rainExpected: days.contains { $0.rainy })
-        return (output, message(for: output, forecast: forecast))
+        return (output, chinese ? chineseMessage(for: output, forecast: forecast) : message(for: output, forecast: forecast))
     }
 
     /// "Rain likely on 2026-11-30 (80%) and 2026-12-01 (65%); bring an umbrella."
@@ -121,6 +121,30 @@ public enum WeatherReport {
             text += "; temperatures \(number(low)) to \(number(high)) \(forecast.temperatureUnit)"
         }
         return text + "."
+    }
+
+    /// "2026-11-30（80%）和 2026-12-01（65%）可能下雨，记得带伞。"
+    static func chineseMessage(for output: WeatherForecastOutput, forecast: OpenMeteo.Forecast) -> String {
+        let days = output.days
+        guard !days.isEmpty else { return "天气服务没有返回任何一天的预报。" }
+        let rainy = days.filter(\.rainy)
+        if !rainy.isEmpty {
+            let parts = rainy.map { day -> String in
+                if let p = day.precipitationProbability { return "\(day.date)（\(number(p.rounded()))%）" }
+                if let s = day.precipitationSum { return "\(day.date)（\(number(s)) \(forecast.precipitationUnit)）" }
+                return day.date
+            }
+            return "\(parts.joined(separator: "、"))可能下雨，记得带伞。"
+        }
+        let span = days.count == 1 ? days[0].date : "\(days[0].date) 至 \(days[days.count - 1].date)"
+        var text = "\(span)预计不会下雨"
+        let snowy = days.filter { WeatherCodes.isSnow($0.weatherCode) }
+        if !snowy.isEmpty { text += "，但 \(snowy.map(\.date).joined(separator: "、")) 有雪" }
+        let highs = days.compactMap(\.tempMax), lows = days.compactMap(\.tempMin)
+        if let low = lows.min(), let high = highs.max() {
+            text += "，气温 \(number(low)) 至 \(number(high)) \(forecast.temperatureUnit)"
+        }
+        return text + "，不用带伞。"
     }
 
     static func joined(_ items: [String]) -> String {

@@ -13,13 +13,14 @@ public struct WeatherService: Sendable {
 
     /// `budgetMs`: how long the caller will still wait (nil: no limit); the HTTP request gets the smaller
     /// of that (less a 100 ms margin for the answer, at least 100 ms) and the configured `timeoutMs`.
-    public func forecast(_ input: WeatherInput, budgetMs: Int? = nil, isCancelled: @escaping @Sendable () -> Bool = { false })
+    /// `chinese`: the message in Chinese (the caller's locale is zh…).
+    public func forecast(_ input: WeatherInput, budgetMs: Int? = nil, chinese: Bool = false, isCancelled: @escaping @Sendable () -> Bool = { false })
         async throws(WeatherError) -> (output: WeatherForecastOutput, message: String) {
         let request = try ForecastRequest.resolve(input, places: config.places)
-        return try await forecast(request, budgetMs: budgetMs, isCancelled: isCancelled)
+        return try await forecast(request, budgetMs: budgetMs, chinese: chinese, isCancelled: isCancelled)
     }
 
-    public func forecast(_ request: ForecastRequest, budgetMs: Int? = nil, isCancelled: @escaping @Sendable () -> Bool = { false })
+    public func forecast(_ request: ForecastRequest, budgetMs: Int? = nil, chinese: Bool = false, isCancelled: @escaping @Sendable () -> Bool = { false })
         async throws(WeatherError) -> (output: WeatherForecastOutput, message: String) {
         guard let url = OpenMeteo.forecastURL(baseURL: config.baseURL, request: request) else {
             throw .unavailable("invalid configuration: cannot build a forecast URL from \"baseURL\" \"\(config.baseURL)\"")
@@ -35,7 +36,7 @@ public struct WeatherService: Sendable {
         } catch {
             throw .failed("\(error.message) (GET \(url.absoluteString))")
         }
-        return WeatherReport.build(forecast, request: request)
+        return WeatherReport.build(forecast, request: request, chinese: chinese)
     }
 
     /// The outcome of a health probe.

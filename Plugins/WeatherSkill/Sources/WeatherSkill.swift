@@ -23,7 +23,8 @@ struct WeatherSkill: AgentSkill {
         do {
             // Answer before the host's deadline (ABI 1.1 time_left_ms), with a message naming the server.
             let budget = context.timeLeft.map { Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
-            forecast = try await service.forecast(params, budgetMs: budget, isCancelled: { context.isCancelled })
+            forecast = try await service.forecast(params, budgetMs: budget, chinese: context.locale.lowercased().hasPrefix("zh"),
+                                                  isCancelled: { context.isCancelled })
         } catch {
             throw error.skillError
         }

@@ -31,6 +31,8 @@ public struct HostConfig: Sendable {
     public var workers = WorkerSettings()
     /// Thresholds of the health state machine (see `HealthSettings`).
     public var health = HealthSettings()
+    /// The agent engine (see `AgentSettings`).
+    public var agent = AgentSettings()
     /// The file this came from, if any.
     public var source: String?
 
@@ -82,6 +84,7 @@ public struct HostConfig: Sendable {
                 c.trusted = Set(a.compactMap(\.stringValue))
             case "workers": c.workers = try WorkerSettings(m.value, file: path)
             case "health": c.health = try HealthSettings(m.value, file: path)
+            case "agent": c.agent = try AgentSettings(m.value, file: path)
             case "locale": c.locale = m.value.stringValue
             case "timeZone": c.timeZone = m.value.stringValue
             default:

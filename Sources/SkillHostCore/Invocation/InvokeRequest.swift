@@ -12,9 +12,14 @@ public struct InvokeRequest: Sendable {
     public var progress: (@Sendable (UInt32, UInt32, String?) -> Void)?
     /// Lets the caller cancel the call while it runs (see `Cancellation`).
     public var cancellation: Cancellation?
+    /// The caller's locale and "now", when they differ from the host's (the agent engine passes the
+    /// request's); nil: the host's settings and clock.
+    public var situation: CallSituation?
 
     public init(intent: String, input: String, caller: Caller, timeoutMs: Int? = nil,
-                progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil) {
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil,
+                situation: CallSituation? = nil) {
+        self.situation = situation
         self.intent = intent
         self.input = input
         self.caller = caller
@@ -22,6 +27,14 @@ public struct InvokeRequest: Sendable {
         self.progress = progress
         self.cancellation = cancellation
     }
+}
+
+/// The surroundings of one call that a skill sees in its context: the caller's BCP 47 locale and the
+/// instant that counts as "now" (RFC 3339).
+public struct CallSituation: Sendable {
+    public var locale: String
+    public var now: String
+    public init(locale: String, now: String) { (self.locale, self.now) = (locale, now) }
 }
 
 /// A successful call.

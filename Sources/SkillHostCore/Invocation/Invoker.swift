@@ -165,7 +165,7 @@ public final class Invoker: Sendable {
         case .failure(let e): return fail(e)
         }
         let raw: RawCompletion
-        switch runtime.invoke(intent: binding.intent.address, input: inputBytes, context: context(for: skill, caller: request.caller),
+        switch runtime.invoke(intent: binding.intent.address, input: inputBytes, context: context(for: skill, caller: request.caller, situation: request.situation),
                               deadline: deadline, progress: request.progress, cancellation: request.cancellation) {
         case .success(let r): raw = r
         case .failure(var e):
@@ -259,7 +259,17 @@ public final class Invoker: Sendable {
 
     /// The `context_json` a skill receives: its config section, data folder, locale, time zone, now,
     /// caller. Everything but "now" is fixed per skill and caller, so it is built once and reused.
-    func context(for skill: RegisteredSkill, caller: Caller) -> String {
+    func context(for skill: RegisteredSkill, caller: Caller, situation: CallSituation? = nil) -> String {
+        if let situation {
+            return JSON.object(JSONObject([
+                ("config", config.skills[skill.id] ?? .object(JSONObject())),
+                ("dataDir", .string(paths.dataDir + "/" + skill.id)),
+                ("locale", .string(situation.locale)),
+                ("timeZone", .string(settings.timeZone)),
+                ("caller", .string(caller.kind)),
+                ("now", .string(situation.now)),
+            ])).serialized
+        }
         let prefix: String
         if let p = contextPrefixes.withLock({ $0[skill.id]?[caller.kind] }) {
             prefix = p

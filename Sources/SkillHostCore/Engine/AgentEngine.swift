@@ -1,0 +1,127 @@
+import Dispatch
+import Glibc
+
+/// The agent engine: perception (an `AgentRequest`) → decision (recognition, then a plan) → execution
+/// (the plan's steps through the invoker, independent ones in parallel) → synthesis (one answer), with
+/// its phase published as an `AsyncStream` and a trace written for every request.
+///
+/// Skills never share mutable state: each step gets its own input, built before it starts (or from
+/// the finished results it depends on, see `Feed`), and the only state skills can share is the host's
+/// context store, which hands each call a snapshot and takes writes through the host service.
+/// Thread-safe; one engine serves any number of requests at once.
+public final class AgentEngine: Sendable {
+    public let host: SkillHost
+    public let settings: AgentSettings
+    let recognizer: any IntentRecognizer
+    let traces: TraceStore?
+    /// For a replay (`AgentRequest.Source.replay`): also re-run intents that change something. By
+    /// default a replay does not repeat them (it would create a second reminder); their steps are
+    /// planned and compared, not run.
+    let replayWrites: Bool
+
+    /// `traces`: where traces go (nil: none are written, e.g. for replays).
+    public init(host: SkillHost, recognizer: (any IntentRecognizer)? = nil, traces: TraceStore?, replayWrites: Bool = false) {
+        self.host = host
+        self.replayWrites = replayWrites
+        self.settings = host.config.agent
+        self.recognizer = recognizer ?? KeywordRecognizer(threshold: host.config.agent.minConfidence)
+        self.traces = traces
+    }
+
+    /// A running request: observe `phases` while awaiting `response`.
+    public struct Run: Sendable {
+        public let phases: AsyncStream<PhaseEvent>
+        public let response: Task<AgentResponse, Never>
+    }
+
+    public func start(_ request: AgentRequest) -> Run {
+        let channel = PhaseChannel()
+        let task = Task { await self.handle(request, channel: channel) }
+        return Run(phases: channel.stream, response: task)
+    }
+
+    /// Runs a request to its answer.
+    public func ask(_ request: AgentRequest) async -> AgentResponse {
+        await start(request).response.value
+    }
+
+    func handle(_ request: AgentRequest, channel phases: PhaseChannel) async -> AgentResponse {
+        let startedAt = LocalClock.rfc3339(Int(time(nil)))
+        phases.emit(.understanding)
+        let catalog = IntentCatalog(registry: host.registry, caller: request.caller)
+        let recognition = recognizer.recognize(request, catalog: catalog, defaults: settings.defaults)
+
+        phases.emit(.planning)
+        let plan = Planner.plan(recognition, catalog: catalog)
+        let ids = Set(plan.steps.map(\.skillID))
+        let hashes = host.fileHashes(of: ids)
+        var builds: [String: (version: String, sha256: String?)] = [:]
+        for id in ids {
+            if let s = host.registry.skill(id: id) { builds[id] = (s.summary.version.description, hashes[id]) }
+        }
+        var notRerun = Set<String>()
+        if request.source == .replay && !replayWrites {
+            notRerun = Set(catalog.entries.filter { $0.flags.isDisjoint(with: [.readOnly, .idempotent]) }.map(\.intent))
+        }
+        let records = await Executor(host: host, request: request, phases: phases, maxParallel: settings.maxParallel,
+                                     timeoutMs: settings.stepTimeoutMs, builds: builds, notRerun: notRerun).run(plan)
+
+        phases.emit(.collecting)
+        phases.emit(.synthesizing)
+        let (answer, status) = Synthesizer.answer(request, recognition: recognition, records: records, catalog: catalog)
+        switch status {
+        case .answered, .partial, .clarify, .notUnderstood: phases.emit(.finished)
+        case .failed: phases.emit(.failed(reason: records.compactMap(\.error?.message).first ?? "every step failed"))
+        }
+        var response = AgentResponse(request: request, recognition: recognition, plan: plan, steps: records, answer: answer,
+                                     status: status.rawValue, phases: phases.events, startedAt: startedAt,
+                                     durationMs: phases.elapsedMs, traceID: nil, tracePath: nil)
+        if let traces {
+            switch traces.write(response, keep: settings.keepTraces) {
+            case .success(let (id, path)): (response.traceID, response.tracePath) = (id, path)
+            case .failure(let problem): HostLog.warning(problem.message)
+            }
+        }
+        return response
+    }
+}
+
+/// What the engine answered, and everything a trace keeps about how.
+public struct AgentResponse: Sendable {
+    public var request: AgentRequest
+    public var recognition: Recognition
+    public var plan: AgentPlan
+    public var steps: [StepRecord]
+    public var answer: String
+    /// "answered", "partial", "failed", "clarify" or "not_understood".
+    public var status: String
+    public var phases: [PhaseEvent]
+    public var startedAt: String
+    public var durationMs: Double
+    public var traceID: String?
+    public var tracePath: String?
+
+    /// The exit code a command-line surface uses: 0 answered or partial, 10 when it asks a question
+    /// back, 11 when nothing was understood, else the first step's error kind.
+    public var exitCode: Int32 {
+        switch status {
+        case "answered", "partial": return 0
+        case "clarify": return ErrorKind.invalidInput.exitCode
+        case "not_understood": return ErrorKind.noSkill.exitCode
+        default: return steps.compactMap(\.error).first?.kind.exitCode ?? 1
+        }
+    }
+
+    /// `ask --json` and the trace file: {version, id, request, intents, questions, plan, steps, phases,
+    /// answer, status, startedAt, durationMs}.
+    public var json: JSON {
+        .object(JSONObject([
+            ("version", .int(1)), ("id", traceID.map(JSON.string) ?? .null), ("request", request.json),
+            ("language", .string(request.language)),
+            ("intents", .array(recognition.intents.map(\.json))), ("questions", .array(recognition.questions.map(\.json))),
+            ("plan", plan.json), ("steps", .array(steps.map(\.json))), ("phases", .array(phases.map(\.json))),
+            ("answer", .string(answer)), ("status", .string(status)), ("startedAt", .string(startedAt)),
+            ("durationMs", .double((durationMs * 10).rounded() / 10)), ("trace", tracePath.map(JSON.string) ?? .null),
+        ]))
+    }
+}

@@ -1,0 +1,45 @@
+/// The `agent` section of the host config:
+///
+///     "agent": {
+///       "defaults": { "weather.forecast": { "place": "home" } },   // inputs people do not say every time
+///       "maxParallel": 4,          // steps running at once
+///       "minConfidence": 0.5,      // below this an intent is not acted on
+///       "keepTraces": 200,         // newest traces kept in $XDG_STATE_HOME/skillhost/traces
+///       "stepTimeoutMs": 10000     // deadline per step (default: invokeTimeoutMs)
+///     }
+public struct AgentSettings: Sendable {
+    public var defaults: [String: JSONObject] = [:]
+    public var maxParallel = 4
+    public var minConfidence = 0.5
+    public var keepTraces = 200
+    public var stepTimeoutMs: Int?
+
+    public init() {}
+
+    init(_ j: JSON, file: String) throws(SkillError) {
+        func bad(_ m: String) -> SkillError { SkillError(.invalidInput, "config file \"\(file)\": \(m)") }
+        guard case .object(let o) = j else { throw bad("\"agent\" must be an object, e.g. {\"maxParallel\": 4}") }
+        for m in o {
+            switch m.key {
+            case "defaults":
+                guard case .object(let d) = m.value else { throw bad("\"agent.defaults\" must be an object of intent → input members") }
+                for e in d {
+                    guard case .object(let input) = e.value else { throw bad("\"agent.defaults.\(e.key)\" must be an object of input members, found \(e.value.serialized)") }
+                    defaults[e.key] = input
+                }
+            case "maxParallel", "keepTraces", "stepTimeoutMs":
+                guard let n = m.value.intValue, n > 0, n <= 1_000_000 else { throw bad("\"agent.\(m.key)\" must be a positive integer, found \(m.value.serialized)") }
+                switch m.key {
+                case "maxParallel": maxParallel = Int(n)
+                case "keepTraces": keepTraces = Int(n)
+                default: stepTimeoutMs = Int(n)
+                }
+            case "minConfidence":
+                guard let d = m.value.doubleValue, (0...1).contains(d) else { throw bad("\"agent.minConfidence\" must be a number from 0 to 1, found \(m.value.serialized)") }
+                minConfidence = d
+            default:
+                throw bad("unknown member \"agent.\(m.key)\" (expected defaults, maxParallel, minConfidence, keepTraces, stepTimeoutMs)")
+            }
+        }
+    }
+}

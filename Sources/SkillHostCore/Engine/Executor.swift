@@ -1,0 +1,111 @@
+import Dispatch
+import Synchronization
+
+/// Execution: runs a plan's steps through the invoker (schema validation, deadlines, isolation and
+/// fallback all apply), independent steps concurrently — at most `maxParallel` at once — and each step
+/// once the steps it depends on have finished. Emits dispatching/executing phases, with the skills'
+/// progress reports. A step whose dependency failed, or whose feeds find nothing, is skipped.
+struct Executor {
+    let host: SkillHost
+    let request: AgentRequest
+    let phases: PhaseChannel
+    let maxParallel: Int
+    let timeoutMs: Int?
+    /// Skill id → (version, SHA-256 of its file), for the trace.
+    let builds: [String: (version: String, sha256: String?)]
+    /// Intents not to run again in a replay (they change something); their steps are skipped with
+    /// `StepRecord.notRerun` as the reason.
+    let notRerun: Set<String>
+
+    func run(_ plan: AgentPlan) async -> [StepRecord] {
+        var done: [Int: StepRecord] = [:]
+        var pending = plan.steps
+        let total = plan.steps.count
+        await withTaskGroup(of: StepRecord.self) { group in
+            var running = 0
+            while !pending.isEmpty || running > 0 {
+                // Start every step whose dependencies are done, up to the bound.
+                while running < maxParallel, let i = pending.firstIndex(where: { $0.dependsOn.allSatisfy { done[$0] != nil } }) {
+                    let step = pending.remove(at: i)
+                    switch resolve(step, done: done) {
+                    case .failure(let reason):
+                        let now = phases.elapsedMs
+                        done[step.id] = StepRecord(step: step, input: step.input, status: .skipped, skipped: reason.reason, skillID: step.skillID,
+                                                   skillVersion: builds[step.skillID]?.version, sha256: builds[step.skillID]?.sha256,
+                                                   startMs: now, endMs: now, progress: [], fallback: [])
+                    case .success(let input):
+                        phases.emit(.dispatching(intent: step.intent))
+                        running += 1
+                        group.addTask { await execute(step, input: input, total: total) }
+                    }
+                }
+                guard running > 0 else { break }
+                if let record = await group.next() {
+                    running -= 1
+                    done[record.step.id] = record
+                }
+            }
+        }
+        return plan.steps.compactMap { done[$0.id] }
+    }
+
+    /// The step's input with its feeds filled in, or why it cannot run.
+    func resolve(_ step: PlanStep, done: [Int: StepRecord]) -> Result<JSONObject, StepSkip> {
+        var input = step.input
+        for feed in step.feeds {
+            guard let source = done[feed.fromStep], source.status == .ok, let result = source.result else {
+                return .failure(StepSkip("step \(feed.fromStep) (\(done[feed.fromStep]?.step.intent ?? "?")) did not succeed"))
+            }
+            guard let value = feed.value(in: result) else {
+                return .failure(StepSkip("nothing to look up: step \(feed.fromStep) found no \(feed.path)"))
+            }
+            input[feed.field] = value
+        }
+        for id in step.dependsOn where done[id]?.status != .ok {
+            return .failure(StepSkip("step \(id) did not succeed"))
+        }
+        if notRerun.contains(step.intent) { return .failure(StepSkip(StepRecord.notRerun)) }
+        return .success(input)
+    }
+
+    /// Calls the intent on a Dispatch thread (the invoker blocks), reporting progress as phases.
+    func execute(_ step: PlanStep, input: JSONObject, total: Int) async -> StepRecord {
+        let start = phases.elapsedMs
+        let progress = Mutex<[JSON]>([])
+        let phases = self.phases
+        let skill = step.skillID, intent = step.intent
+        phases.emit(.executing(skill: skill, intent: intent, step: step.id, total: total, detail: nil))
+        let call = InvokeRequest(
+            intent: intent, input: JSON.object(input).serialized, caller: request.caller, timeoutMs: timeoutMs,
+            progress: { s, t, message in
+                let detail = (message ?? "") + (t > 0 ? " \(s)/\(t)" : "")
+                progress.withLock {
+                    $0.append(.object(JSONObject([("step", .int(Int64(s))), ("total", .int(Int64(t))),
+                                                   ("message", message.map(JSON.string) ?? .null),
+                                                   ("atMs", .double((phases.elapsedMs * 10).rounded() / 10))])))
+                }
+                phases.emit(.executing(skill: skill, intent: intent, step: step.id, total: total, detail: detail.trimmingWhitespace()))
+            },
+            situation: CallSituation(locale: request.locale, now: request.nowText))
+        let host = self.host
+        let outcome = await withCheckedContinuation { (k: CheckedContinuation<Result<InvokeSuccess, SkillError>, Never>) in
+            DispatchQueue.global().async { k.resume(returning: host.invoke(call)) }
+        }
+        let end = phases.elapsedMs
+        switch outcome {
+        case .success(let s):
+            return StepRecord(step: step, input: input, status: .ok, result: s.result, message: s.message, skillID: s.skillID,
+                              skillVersion: s.skillVersion, sha256: builds[s.skillID]?.sha256, startMs: start, endMs: end,
+                              progress: progress.withLock { $0 }, fallback: s.fallback.map(\.skill))
+        case .failure(let e):
+            return StepRecord(step: step, input: input, status: .error, error: e, skillID: e.skillID ?? step.skillID,
+                              skillVersion: builds[step.skillID]?.version, sha256: builds[step.skillID]?.sha256, startMs: start, endMs: end,
+                              progress: progress.withLock { $0 }, fallback: [])
+        }
+    }
+}
+
+struct StepSkip: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

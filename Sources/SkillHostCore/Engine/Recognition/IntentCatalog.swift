@@ -1,0 +1,44 @@
+/// What the engine can recognize: every intent the caller may call, with what its skill declares
+/// about it (keywords and examples per language, schemas, flags). Built from the registry's manifests,
+/// so a skill dropped in later is recognized without touching the engine.
+public struct IntentCatalog: Sendable {
+    public struct Entry: Sendable {
+        /// The intent's address ("reminder.create", "name@2"), as calls use it.
+        public var intent: String
+        public var name: String
+        public var skillID: String
+        public var skillName: String
+        public var description: String
+        public var keywords: [String: [String]]
+        public var examples: [IntentManifest.Example]
+        public var inputSchema: JSON
+        public var flags: IntentFlags
+        /// The name without its last segment ("calendar.events" for calendar.events.list and .summary,
+        /// "weather" for weather.forecast): one part of a sentence asks one thing per domain.
+        public var domain: String { name.split(separator: ".").dropLast().joined(separator: ".") }
+    }
+
+    public var entries: [Entry]
+
+    public init(entries: [Entry]) { self.entries = entries }
+
+    /// The newest version of every intent the first skill of each binding serves, that `caller` may call.
+    public init(registry: SkillRegistry, caller: Caller) {
+        var entries: [Entry] = []
+        var seen = Set<String>()
+        for skill in registry.skills {
+            guard let manifest = skill.manifest() else { continue }
+            for intent in manifest.intents where intent.surfaces.contains(caller.surface) {
+                // One entry per intent name: the version a bare name reaches, served by the skill calls go to.
+                let bindings = registry.bindings(for: intent.name)
+                guard let first = bindings.first, first.skill.id == skill.id, first.intent.address == intent.address,
+                      seen.insert(intent.name).inserted else { continue }
+                entries.append(Entry(intent: intent.address, name: intent.name, skillID: skill.id, skillName: manifest.name,
+                                     description: intent.description, keywords: intent.keywords, examples: intent.examples,
+                                     inputSchema: intent.inputSchema, flags: intent.flags))
+            }
+        }
+        // In registry order (skills by id), each skill's intents in the order it declares them.
+        self.entries = entries
+    }
+}

@@ -1,0 +1,108 @@
+/// Builds an intent's input from a clause, following the intent's input schema — never a list of
+/// intents known to the host. For each property:
+///   format "date"        the day range the clause names: start for names like from/start/since, end
+///                        for to/end/until; when required and nothing is said, today (an assumption)
+///   format "date-time"   the day and time the clause names (09:00 when only a day is said; the next
+///                        day when only a time is said and it has passed today)
+///   integer "days"       the number of days from today through the end of the named range
+///   string with "enum"   a value of the enum that the clause contains
+///   string named title, text, subject, name, note, content, query, message
+///                        the clause without the words that asked for the intent and without the
+///                        time expressions ("提醒我明天买牛奶" → "买牛奶"); a quoted part wins
+/// Then the configured defaults (`agent.defaults`) fill what is still open. Required fields that stay
+/// open are returned as missing: the engine asks instead of guessing.
+enum ParameterFiller {
+    struct Filled {
+        var parameters = JSONObject()
+        var missing: [String] = []
+        var assumptions: [String] = []
+    }
+
+    static let titleNames: Set<String> = ["title", "text", "subject", "name", "note", "content", "query", "message"]
+
+    static func fill(schema: JSON, clause: String, time: TimeSpec?, matched: [String], request: AgentRequest,
+                     defaults: JSONObject?) -> Filled {
+        var out = Filled()
+        let required = Set((schema["required"]?.arrayValue ?? []).compactMap(\.stringValue))
+        let lowerClause = clause.lowercased()
+        for (name, property) in schema["properties"]?.objectValue ?? JSONObject() {
+            let type = property["type"]?.stringValue ?? ""
+            let format = property["format"]?.stringValue ?? ""
+            let lname = name.lowercased()
+            if format == "date" {
+                let isEnd = ["to", "end", "until", "till"].contains { lname.hasPrefix($0) || lname.hasSuffix($0.capitalized) }
+                if let time {
+                    out.parameters[name] = .string((isEnd ? time.end : time.start).description)
+                } else if required.contains(name) {
+                    out.parameters[name] = .string(request.today.description)
+                    out.assumptions.append("\(name): today (no day was named)")
+                }
+            } else if format == "date-time" {
+                guard let time else { continue }
+                var day = time.start
+                let hour = time.hour ?? 9, minute = time.minute ?? 0
+                if time.hour == nil { out.assumptions.append("\(name): 09:00 (no time of day was named)") }
+                var instant = LocalClock.instant(day, hour: hour, minute: minute)
+                if !time.dayGiven, instant < request.now {
+                    day = day.adding(days: 1)
+                    instant = LocalClock.instant(day, hour: hour, minute: minute)
+                    out.assumptions.append("\(name): tomorrow (that time has passed today)")
+                }
+                out.parameters[name] = .string(LocalClock.rfc3339(instant))
+            } else if type == "integer", lname == "days" || lname.hasSuffix("days") {
+                guard let time else { continue }
+                var n = time.end.dayNumber - request.today.dayNumber + 1
+                if let min = property["minimum"]?.intValue { n = max(n, Int(min)) }
+                if let max = property["maximum"]?.intValue { n = min(n, Int(max)) }
+                out.parameters[name] = .int(Int64(max(n, 1)))
+            } else if type == "string", let options = property["enum"]?.arrayValue?.compactMap(\.stringValue) {
+                if let hit = options.first(where: { !$0.isEmpty && lowerClause.contains($0.lowercased()) }) {
+                    out.parameters[name] = .string(hit)
+                }
+            } else if type == "string", titleNames.contains(lname), required.contains(name) || defaults?[name] == nil {
+                if let title = title(from: clause, removing: matched + (time?.phrases ?? [])) {
+                    out.parameters[name] = .string(title)
+                }
+            }
+        }
+        for (name, value) in defaults ?? JSONObject() where out.parameters[name] == nil {
+            out.parameters[name] = value
+            out.assumptions.append("\(name): \(value.serialized) (agent.defaults)")
+        }
+        out.missing = required.sorted().filter { out.parameters[$0] == nil }
+        return out
+    }
+
+    /// The thing a clause talks about: a quoted part, else the clause without `words` and the usual
+    /// request phrasing around them ("please", "me to", "我", "一下", …).
+    static func title(from clause: String, removing words: [String]) -> String? {
+        for (open, close) in [("“", "”"), ("「", "」"), ("\"", "\""), ("‘", "’"), ("'", "'")] {
+            let parts = clause.split(separator: Character(open), maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2, let end = parts[1].firstIndex(of: Character(close)) {
+                let inner = String(parts[1][..<end]).trimmingWhitespace()
+                if !inner.isEmpty { return inner }
+            }
+        }
+        var text = " " + clause + " "
+        for w in words.sorted(by: { $0.count > $1.count }) where !w.isEmpty {
+            text = TextMatching.removing(w, from: text)
+        }
+        let leading = ["please ", "can you ", "could you ", "me to ", "me that ", "me ", "to ", "that ", "about ", ": ", ":",
+                       "请", "帮我", "麻烦", "我要", "我", "一下", "要", "去", "记得", "：", ":"]
+        let trailing = [" on", " at", " by", " for", " in", " around", "吧", "哦", "啊", "的", "前", "之前"]
+        var s = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var changed = true
+        while changed {
+            changed = false
+            for p in leading where s.lowercased().hasPrefix(p) {
+                s = String(s.dropFirst(p.count)).trimmingWhitespace()
+                changed = true
+            }
+            for p in trailing where s.lowercased().hasSuffix(p) {
+                s = String(s.dropLast(p.count)).trimmingWhitespace()
+                changed = true
+            }
+        }
+        return s.isEmpty ? nil : s
+    }
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SkillHostCore
+
+/// `skillhost ask TEXT… [--json] [--now RFC3339] [--time-zone TZ] [--locale TAG] [--request JSON|-]`
+/// A thin surface over `AgentEngine`: builds the request, shows the phases live on one line of a
+/// terminal (stderr; nothing when not a terminal or with --json), prints the answer (or the full
+/// response as JSON), and exits with `AgentResponse.exitCode`.
+enum AskCommand {
+    static func run(_ args: Arguments) -> Int32 {
+        let json = args.flag("--json")
+        do { try args.allow(["--now", "--time-zone", "--locale", "--request"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        let host: SkillHost
+        do { host = try openHost(args, timeZone: args.values["--time-zone"]) } catch { return Out.fail(error, json: json) }
+        let caller: Caller = !json && ProtectedOutput.isTerminal && isatty(0) == 1 ? .human : .automation
+        let request: AgentRequest
+        switch makeRequest(args, host: host, caller: caller) {
+        case .failure(let e): return Out.fail(e, json: json)
+        case .success(let r): request = r
+        }
+        let engine = AgentEngine(host: host, traces: TraceStore(paths: host.paths))
+        let live = !json && isatty(2) == 1
+        let response = wait(engine.start(request), live: live)
+        if json {
+            Out.json(response.json)
+        } else {
+            Out.print(response.answer)
+            if live, let path = response.tracePath { Out.error("trace: \(path)") }
+        }
+        return response.exitCode
+    }
+
+    /// The request from the command line: TEXT (or --request JSON, "-" for stdin), --now (else
+    /// $SKILLHOST_NOW, else the clock), --locale.
+    static func makeRequest(_ args: Arguments, host: SkillHost, caller: Caller) -> Result<AgentRequest, SkillError> {
+        var now = Int(time(nil))
+        if let given = args.values["--now"] ?? ProcessInfo.processInfo.environment["SKILLHOST_NOW"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard let t = LocalClock.parseInstant(given) else {
+                return .failure(SkillError(.invalidInput, "--now: expected an RFC 3339 date-time like 2026-11-29T09:00:00+08:00, found \"\(given)\""))
+            }
+            now = t
+        }
+        if let raw = args.values["--request"] {
+            let text = raw == "-" ? readStandardInput() : raw
+            let parsed: JSON
+            do { parsed = try JSON.parse(text) } catch {
+                return .failure(SkillError(.invalidInput, "--request is not valid JSON: \(error)", hint: #"e.g. --request '{"text":"what meetings do I have tomorrow?"}'"#))
+            }
+            return AgentRequest.from(json: parsed, source: .script, caller: caller, timeZone: host.timeZone, now: now)
+        }
+        let text = args.positionals.joined(separator: " ")
+        guard !text.allSatisfy(\.isWhitespace) else {
+            return .failure(SkillError(.invalidInput, "ask needs a request: skillhost ask \"what meetings do I have tomorrow?\"", hint: Help.ask))
+        }
+        return .success(AgentRequest(text: text, source: caller == .human ? .terminal : .script, caller: caller,
+                                     locale: args.values["--locale"], timeZone: host.timeZone, now: now))
+    }
+
+    /// Waits for the answer; with `live`, rewrites one stderr line per phase ("⋯ executing calendar.events.list 1/2").
+    static func wait(_ run: AgentEngine.Run, live: Bool) -> AgentResponse {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResponseBox()
+        Task {
+            if live {
+                for await event in run.phases {
+                    writeStandardError("\r\u{1B}[K⋯ " + event.phase.line)
+                }
+                writeStandardError("\r\u{1B}[K")
+            }
+            box.value = await run.response.value
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+}
+
+/// All of stdin, as UTF-8 text.
+func readStandardInput() -> String {
+    var bytes: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(0, &buf, buf.count)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        bytes += buf[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Hands the response from the task to the waiting main thread (written before `signal`, read after `wait`).
+final class ResponseBox: @unchecked Sendable {
+    var value: AgentResponse?
+}
