@@ -1,0 +1,214 @@
+import Foundation
+import XCTest
+
+/// `skillhost ask`, `traces` and `replay` through the real binaries, deterministic: "now" is Monday
+/// 2026-11-30 08:00 in Asia/Shanghai; calendars come from the calendar skill's samples, the forecast
+/// from a loopback server serving the weather skill's sample (or from nowhere, to see a partial answer).
+final class AskTests: EndToEndTestCase {
+    static let now = "2026-11-30T08:00:00+08:00"
+    var forecastServer: Process?
+
+    override func tearDownWithError() throws {
+        forecastServer?.terminate()
+        forecastServer?.waitUntilExit()
+        try super.tearDownWithError()
+    }
+
+    /// Serves Plugins/WeatherSkill/Samples on a free loopback port; returns the base URL.
+    func startForecastServer() throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = "import http.server,functools,sys\n"
+            + "h=functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])\n"
+            + "s=http.server.ThreadingHTTPServer(('127.0.0.1',0),h)\nprint(s.server_address[1],flush=True)\ns.serve_forever()\n"
+        p.arguments = ["python3", "-c", script, E2E.packageRoot + "/Plugins/WeatherSkill/Samples"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        forecastServer = p
+        var line = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        let port = try XCTUnwrap(Int(String(decoding: line, as: UTF8.self)), "the forecast server did not start")
+        return "http://127.0.0.1:\(port)"
+    }
+
+    /// Installs calendar, weather and reminders (plus `extra` fixtures) and writes the config.
+    @discardableResult
+    func setUpSkills(weather baseURL: String = "http://127.0.0.1:1", extra: [String] = [], sleepMs: Int = 300) throws -> String {
+        for s in ["libCalendarSkill.so", "libWeatherSkill.so", "libReminderSkill.so"] { try addBundledSkill(s) }
+        for f in extra { try addSkill(f) }
+        let calendars = E2E.packageRoot + "/Plugins/CalendarSkill/Samples"
+        let config = work + "/config.json"
+        try Data("""
+        {"timeZone":"Asia/Shanghai",
+         "skills":{"dev.skillhost.calendar":{"calendars":["\(calendars)"]},
+                   "dev.skillhost.weather":{"baseURL":"\(baseURL)","places":{"home":{"latitude":31.23,"longitude":121.47}},"timeoutMs":2000},
+                   "test.fixture.alpha":{"sleepMs":\(sleepMs)},"test.fixture.beta":{"sleepMs":\(sleepMs)}},
+         "agent":{"defaults":{"weather.forecast":{"place":"home"}}}}
+        """.utf8).write(to: URL(fileURLWithPath: config))
+        extraEnvironment["SKILLHOST_CONFIG"] = config
+        return config
+    }
+
+    func ask(_ text: String, json: Bool = true, _ extra: [String] = []) -> CommandResult {
+        skillhost(["ask", text, "--now", Self.now] + (json ? ["--json"] : []) + extra, timeout: 60)
+    }
+
+    func response(_ r: CommandResult, exitCode: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        XCTAssertEqual(r.exitCode, exitCode, r.summary, file: file, line: line)
+        return try r.jsonObject(file: file, line: line)
+    }
+
+    func steps(_ o: [String: Any]) -> [[String: Any]] { o["steps"] as? [[String: Any]] ?? [] }
+
+    func intents(_ o: [String: Any]) -> [String: [String: Any]] {
+        Dictionary((o["intents"] as? [[String: Any]] ?? []).map { ($0["intent"] as? String ?? "?", $0["parameters"] as? [String: Any] ?? [:]) },
+                   uniquingKeysWith: { a, _ in a })
+    }
+
+    // MARK: - The sentences
+
+    func testMeetingsTodayAndTheWeatherForTwoDaysInChinese() throws {
+        try setUpSkills(weather: try startForecastServer())
+        let o = try response(ask("帮我看看今天有哪些会议要参加，顺便查一下这两天的天气，方便我决定要不要带伞"))
+        let found = intents(o)
+        XCTAssertEqual(Set(found.keys), ["calendar.events.list", "weather.forecast"])
+        XCTAssertEqual(found["calendar.events.list"]?["from"] as? String, "2026-11-30")
+        XCTAssertEqual(found["calendar.events.list"]?["to"] as? String, "2026-11-30")
+        XCTAssertEqual(found["weather.forecast"]?["days"] as? Int, 2)
+        XCTAssertEqual(found["weather.forecast"]?["place"] as? String, "home", "from agent.defaults")
+        XCTAssertEqual(o["status"] as? String, "answered")
+        XCTAssertEqual(o["language"] as? String, "zh")
+        let answer = o["answer"] as? String ?? ""
+        XCTAssertTrue(answer.contains("2026-11-30 有 5 个日程：") && answer.contains("项目周会"), answer)
+        XCTAssertTrue(answer.contains("可能下雨，记得带伞"), "the weather skill answers in the request's language: \(answer)")
+        // The two steps ran at the same time: their intervals in the trace overlap.
+        let s = steps(o)
+        XCTAssertEqual(s.count, 2)
+        let (a0, a1) = (s[0]["startMs"] as? Double ?? 0, s[0]["endMs"] as? Double ?? 0)
+        let (b0, b1) = (s[1]["startMs"] as? Double ?? 0, s[1]["endMs"] as? Double ?? 0)
+        XCTAssertTrue(a0 < b1 && b0 < a1, "calendar [\(a0), \(a1)] and weather [\(b0), \(b1)] overlap")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: o["trace"] as? String ?? ""), "a trace was written: \(o["trace"] ?? "none")")
+    }
+
+    func testMeetingsTomorrowAndRainInEnglish() throws {
+        try setUpSkills(weather: try startForecastServer())
+        let o = try response(ask("what meetings do I have tomorrow, and will it rain?"))
+        let found = intents(o)
+        XCTAssertEqual(found["calendar.events.list"]?["from"] as? String, "2026-12-01")
+        XCTAssertEqual(found["weather.forecast"]?["days"] as? Int, 2)
+        let answer = o["answer"] as? String ?? ""
+        XCTAssertTrue(answer.contains("events on 2026-12-01") && answer.contains("bring an umbrella"), answer)
+    }
+
+    func testRemindersInChineseAndEnglish() throws {
+        try setUpSkills()
+        let zh = try response(ask("提醒我明天买牛奶"))
+        XCTAssertEqual(intents(zh)["reminder.create"]?["title"] as? String, "买牛奶")
+        XCTAssertEqual(intents(zh)["reminder.create"]?["due"] as? String, "2026-12-01T09:00:00+08:00")
+        XCTAssertEqual(zh["answer"] as? String, "已创建提醒“买牛奶”，时间 2026-12-01T09:00:00+08:00。")
+        let en = try response(ask("remind me to send the invoice on Friday at 3pm"))
+        XCTAssertEqual(intents(en)["reminder.create"]?["title"] as? String, "send the invoice")
+        XCTAssertEqual(intents(en)["reminder.create"]?["due"] as? String, "2026-12-04T15:00:00+08:00")
+        let list = invoke("reminder.list", "{}")
+        let reminders = (try assertInvokeOK(list, skill: "dev.skillhost.reminders") as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        XCTAssertEqual(Set(reminders.compactMap { $0["title"] as? String }), ["买牛奶", "send the invoice"])
+    }
+
+    func testAnUnknownRequestGetsTheFriendlyFallbackAndExit11() throws {
+        try setUpSkills()
+        let r = ask("book me a flight to Tokyo", json: false)
+        XCTAssertEqual(r.exitCode, 11, r.summary)
+        XCTAssertTrue(r.stdout.hasPrefix("Sorry, I haven't learned that yet. Here is what I can do:"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Weather: “Do I need an umbrella at home tomorrow?”"), r.stdout)
+        XCTAssertEqual(r.stderr, "", "not a terminal: no progress noise")
+    }
+
+    func testAFailingSkillGivesAPartialAnswer() throws {
+        try setUpSkills(weather: "http://127.0.0.1:1")
+        let o = try response(ask("what meetings do I have today, and will it rain?"))
+        XCTAssertEqual(o["status"] as? String, "partial")
+        let answer = o["answer"] as? String ?? ""
+        XCTAssertTrue(answer.hasPrefix("I couldn't reach Weather (weather.forecast); here is the rest:"), answer)
+        XCTAssertTrue(answer.contains("5 events on 2026-11-30"), answer)
+        let weather = steps(o).first { $0["intent"] as? String == "weather.forecast" }
+        XCTAssertEqual((weather?["error"] as? [String: Any])?["kind"] as? String, "unavailable")
+    }
+
+    func testAMissingParameterIsAQuestionWithExit10() throws {
+        try setUpSkills()
+        let r = ask("提醒我", json: false)
+        XCTAssertEqual(r.exitCode, 10, r.summary)
+        XCTAssertTrue(r.stdout.contains("还需要“title”"), r.stdout)
+    }
+
+    // MARK: - Parallel steps, phases
+
+    func testIndependentStepsRunConcurrentlyAndPhasesArriveInOrder() throws {
+        try setUpSkills(extra: ["agent_alpha.so", "agent_beta.so"], sleepMs: 300)
+        let o = try response(ask("run alpha and beta"))
+        let s = steps(o)
+        XCTAssertEqual(s.compactMap { $0["intent"] as? String }, ["fixture.alpha.run", "fixture.beta.run"])
+        let intervals = s.map { ($0["startMs"] as? Double ?? 0, $0["endMs"] as? Double ?? 0) }
+        XCTAssertTrue(intervals[0].0 < intervals[1].1 && intervals[1].0 < intervals[0].1, "both 300 ms steps overlap: \(intervals)")
+        XCTAssertEqual(s.map { ($0["progress"] as? [[String: Any]] ?? []).count }, [2, 2], "each skill's progress reports are kept")
+        let phases = (o["phases"] as? [[String: Any]] ?? []).compactMap { $0["phase"] as? String }
+        let rank = ["understanding": 1, "planning": 2, "dispatching": 3, "executing": 3, "collecting": 4, "synthesizing": 5, "finished": 6]
+        XCTAssertEqual(phases.first, "understanding")
+        XCTAssertEqual(phases.last, "finished")
+        XCTAssertEqual(phases.map { rank[$0] ?? 0 }, phases.map { rank[$0] ?? 0 }.sorted(), "never backwards: \(phases)")
+        XCTAssertEqual(phases.filter { $0 == "dispatching" }.count, 2)
+        XCTAssertTrue(phases.contains("executing"))
+        let times = (o["phases"] as? [[String: Any]] ?? []).compactMap { $0["atMs"] as? Double }
+        XCTAssertEqual(times, times.sorted())
+    }
+
+    func testARequestFromAScriptAsJSON() throws {
+        try setUpSkills(extra: ["agent_alpha.so"], sleepMs: 0)
+        let ok = skillhost(["ask", "--request", #"{"text":"阿尔法","now":"2026-12-24T10:00:00+08:00"}"#, "--json"])
+        let o = try response(ok)
+        XCTAssertEqual((o["request"] as? [String: Any])?["now"] as? String, "2026-12-24T10:00:00+08:00")
+        XCTAssertEqual((o["request"] as? [String: Any])?["locale"] as? String, "zh-CN")
+        let bad = skillhost(["ask", "--request", #"{"text":"x","when":"now"}"#, "--json"])
+        try assertInvokeError(bad, kind: "invalid_input", exitCode: 10, messageContains: ["unknown member \"when\""])
+    }
+
+    // MARK: - Traces and replay
+
+    func testReplayReproducesATraceAndCheckCatchesAChangedSkill() throws {
+        try setUpSkills(extra: ["agent_alpha.so"], sleepMs: 0)
+        let o = try response(ask("run alpha for today"))
+        let trace = try XCTUnwrap(o["trace"] as? String)
+        let same = skillhost(["replay", trace, "--check"])
+        XCTAssertEqual(same.exitCode, 0, same.summary)
+        XCTAssertTrue(same.stdout.contains("same as recorded"), same.stdout)
+
+        // A newer build of the skill answers differently: the replay says what changed, --check fails.
+        try addSkill("agent_alpha_changed.so")
+        let changed = skillhost(["replay", trace, "--check"])
+        XCTAssertEqual(changed.exitCode, 1, changed.summary)
+        XCTAssertTrue(changed.stdout.contains("steps[0].output.tag: \"v1\" → \"v2\""), changed.stdout)
+        XCTAssertTrue(changed.stdout.contains("test.fixture.alpha: version 1.0.0 → 1.1.0"), changed.stdout)
+        let j = try skillhost(["replay", trace, "--json"]).jsonObject()
+        XCTAssertEqual(j["same"] as? Bool, false)
+
+        let list = skillhost(["traces", "--json"])
+        let rows = try list.jsonArray()
+        XCTAssertEqual(rows.first?["text"] as? String, "run alpha for today", "replays write no traces of their own")
+    }
+
+    func testReplayDoesNotRepeatWritesUnlessAsked() throws {
+        try setUpSkills()
+        let o = try response(ask("提醒我明天买牛奶"))
+        let trace = try XCTUnwrap(o["trace"] as? String)
+        let r = skillhost(["replay", trace, "--check", "--json"])
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        let step = ((try r.jsonObject()["replayed"] as? [String: Any])?["steps"] as? [[String: Any]])?.first
+        XCTAssertEqual(step?["status"] as? String, "skipped")
+        let list = invoke("reminder.list", "{}")
+        let reminders = (try assertInvokeOK(list, skill: "dev.skillhost.reminders") as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        XCTAssertEqual(reminders.count, 1, "the replay did not create a second reminder")
+        XCTAssertEqual(skillhost(["replay", work + "/nope.json"]).exitCode, 10)
+    }
+}
