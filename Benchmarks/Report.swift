@@ -227,4 +227,30 @@ enum Report {
     static func goals(_ goals: [Goal]) -> String {
         goals.map { "[\($0.met ? "met" : "NOT met")] \($0.text)\n          \($0.numbers)" }.joined(separator: "\n")
     }
+
+    // MARK: - (f) agent engine
+
+    static func agentSection(_ r: AgentBench.Result) -> String {
+        func row(_ what: String, _ s: Samples) -> [String] { [what, "\(s.count)", fmt(s.median), fmt(s.min), fmt(s.max)] }
+        let slowMax = max(r.alpha.median, r.beta.median)
+        let instantMax = max(r.alphaInstant.median, r.betaInstant.median)
+        return table(["measurement (ms per request)", "runs", "p50", "min", "max"], [
+            row("ask, two skills of \(r.sleepMs) ms each", r.ask),
+            row("invoke fixture.alpha.run alone (baseline)", r.alpha),
+            row("invoke fixture.beta.run alone (baseline)", r.beta),
+            row("invoke both, one after the other (sum)", r.sequential),
+            row("ask, two instant skills", r.askInstant),
+            row("invoke an instant skill alone (alpha)", r.alphaInstant),
+            row("invoke an instant skill alone (beta)", r.betaInstant),
+        ]) + "\n" + "ask / max of the two = \(ratio(r.ask.median / slowMax)); ask / sum = \(ratio(r.ask.median / r.sequential.median)); "
+            + "engine overhead with instant skills = ask − slower single call = \(fmt(r.askInstant.median - instantMax)) ms"
+    }
+
+    static func agentGoals(_ r: AgentBench.Result) -> [Goal] {
+        let slowMax = max(r.alpha.median, r.beta.median)
+        return [Goal(text: "ask with two \(r.sleepMs) ms skills within 10% of the slower one (they run in parallel)",
+                     met: r.failures == 0 && r.ask.median <= 1.1 * slowMax,
+                     numbers: "ask p50 \(fmt(r.ask.median)) ms; max of the two \(fmt(slowMax)) ms (\(ratio(r.ask.median / slowMax))); sum \(fmt(r.sequential.median)) ms"
+                        + (r.failures == 0 ? "" : "; \(r.failures) FAILED"))]
+    }
 }

@@ -1,6 +1,6 @@
 // skillhost-bench — `make bench`.
 //
-//   skillhost-bench [scan] [invoke] [worker] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]
+//   skillhost-bench [scan] [invoke] [worker] [agent] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]
 //   skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]
 //       one kind of call of (c) alone, printing p50/p99 and CPU per call: for strace -f -c, perf record
 //       and valgrind --tool=callgrind --trace-children=yes (then the worker's CPU is not counted).
@@ -14,6 +14,8 @@
 //     process), per-call p50/p99 next to a raw socketpair ping-pong with a C child and next to (b);
 //     the memory of each idle worker (RSS, PSS, USS); the time from a crash to the next successful
 //     call on the restarted worker, next to a cold worker start and a raw process start.
+// (f) agent: `ask` with two skills that each take 100 ms, next to each alone and both in a row; and the
+//     engine's own cost per request with instant skills.
 // Prints tables (medians, percentiles, ratios), then each goal with "met" / "NOT met" and its numbers.
 // Environment: SKILLHOST_BIN_DIR (release bin dir; default: this executable's folder),
 // SKILLHOST_SOURCE_DIR (package root, for the C fixture; default: where this file was compiled), TMPDIR.
@@ -22,13 +24,14 @@ import Glibc
 
 // MARK: - Arguments
 
-let usage = "usage: skillhost-bench [scan] [invoke] [worker] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
+let usage = "usage: skillhost-bench [scan] [invoke] [worker] [agent] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
     + "       skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]   (one kind of call alone, for profilers)"
 var loopKind: String?
 var sections: Set<String> = []
 var scanConfig = ScanBench.Config()
 var invokeConfig = InvokeBench.Config()
 var workerConfig = WorkerBench.Config()
+var agentConfig = AgentBench.Config()
 var argv = CommandLine.arguments.dropFirst()
 while let a = argv.popFirst() {
     func number() -> Int {
@@ -36,7 +39,7 @@ while let a = argv.popFirst() {
         return v
     }
     switch a {
-    case "scan", "invoke", "worker": sections.insert(a)
+    case "scan", "invoke", "worker", "agent": sections.insert(a)
     case "loop": loopKind = argv.popFirst() ?? ""
     case "--count": scanConfig.count = number()
     case "--calls": invokeConfig.calls = number()
@@ -49,7 +52,7 @@ while let a = argv.popFirst() {
     default: fail("unknown argument \(a); \(usage)")
     }
 }
-if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker"] }
+if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker", "agent"] }
 if scanConfig.count > 1000 { fail("--count is at most 1000 (copy ids have three digits)") }
 
 /// One line to stdout, written at once (no stdio buffering: the output may be a pipe while progress
@@ -142,6 +145,15 @@ if sections.contains("worker") {
     say("(e) from a crash to the next successful call on the restarted worker (Tests/Fixtures/segv_invoke.c)")
     say(Report.crashSection(r))
     goals += Report.workerGoals(r)
+}
+
+if sections.contains("agent") {
+    progress("agent engine: ask with two \(agentConfig.sleepMs) ms skills")
+    let r = AgentBench(locations: locations, workspace: workspace, config: agentConfig).measure()
+    say("")
+    say("(f) the agent engine: skillhost ask \"run alpha and beta\" (Tests/Fixtures/agent_alpha.c, agent_beta.c, each in a worker)")
+    say(Report.agentSection(r))
+    goals += Report.agentGoals(r)
 }
 
 if goals.isEmpty && loopKind != nil { exit(0) }

@@ -124,23 +124,23 @@ public enum TimeExpressions {
         return TimeSpec(start: days.0, end: days.1, hour: hour, minute: minute, phrases: phrases, dayGiven: range != nil)
     }
 
-    // MARK: - Patterns (lower-cased text)
+    // MARK: - Patterns (lower-cased text), compiled once (a Regex is safe to share across threads once built)
 
-    static var dayWords: Regex<Substring> { #/大后天|今天|今日|明天|明日|后天|昨天|the day after tomorrow|day after tomorrow|\btoday\b|\btonight\b|\btomorrow\b|\byesterday\b/# }
-    static var zhRange: Regex<(Substring, Substring)> { #/(?:这|最近|未来|接下来|近)([0-9两一二三四五六七八九十几]{1,3})天/# }
-    static var zhWithin: Regex<(Substring, Substring)> { #/([0-9两一二三四五六七八九十]{1,3})天内/# }
-    static var enRange: Regex<(Substring, Substring)> { #/(?:the )?(?:next|coming|following|these) ([0-9]+|two|three|four|five|six|seven|ten|few|couple of) days/# }
-    static var weekWords: Regex<Substring> { #/本周|这周|下周(?![一二三四五六日天])|周末|this week(?!end)|next week|this weekend|\bweekend\b/# }
-    static var zhWeekday: Regex<(Substring, Substring?, Substring)> { #/(下)?(?:周|星期|礼拜)([一二三四五六日天1-7])/# }
-    static var enWeekday: Regex<(Substring, Substring?, Substring)> { #/(next )?\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b/# }
-    static var zhDate: Regex<(Substring, Substring, Substring)> { #/([0-9一二三四五六七八九十]{1,3})月([0-9一二三四五六七八九十]{1,3})(?:日|号)/# }
-    static var isoDate: Regex<Substring> { #/\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b/# }
-    static var enMonthDay: Regex<(Substring, Substring, Substring)> { #/\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.? ([0-9]{1,2})(?:st|nd|rd|th)?\b/# }
-    static var enDayMonth: Regex<(Substring, Substring, Substring)> { #/\b([0-9]{1,2})(?:st|nd|rd|th)? (?:of )?(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/# }
-    static var zhTime: Regex<(Substring, Substring?, Substring, Substring, Substring?)> { #/(上午|早上|中午|下午|晚上|傍晚|凌晨)?([0-9一二两三四五六七八九十]{1,3})(点|:|：)(半|[0-9一二三四五六七八九十]{1,3}分?)?/# }
-    static var enTime: Regex<(Substring, Substring, Substring?, Substring)> { #/\b(?:at )?([0-9]{1,2})(?::([0-9]{2}))? ?(am|pm|a\.m\.|p\.m\.)/# }
-    static var clockTime: Regex<(Substring, Substring, Substring)> { #/\b(?:at )?([0-9]{1,2}):([0-9]{2})\b/# }
-    static var partOfDay: Regex<Substring> { #/中午|早上|上午|下午|晚上|傍晚|at noon|\bnoon\b|\bmidnight\b|in the morning|in the afternoon|in the evening/# }
+    nonisolated(unsafe) static let dayWords: Regex<Substring> = #/大后天|今天|今日|明天|明日|后天|昨天|the day after tomorrow|day after tomorrow|\btoday\b|\btonight\b|\btomorrow\b|\byesterday\b/#
+    nonisolated(unsafe) static let zhRange: Regex<(Substring, Substring)> = #/(?:这|最近|未来|接下来|近)([0-9两一二三四五六七八九十几]{1,3})天/#
+    nonisolated(unsafe) static let zhWithin: Regex<(Substring, Substring)> = #/([0-9两一二三四五六七八九十]{1,3})天内/#
+    nonisolated(unsafe) static let enRange: Regex<(Substring, Substring)> = #/(?:the )?(?:next|coming|following|these) ([0-9]+|two|three|four|five|six|seven|ten|few|couple of) days/#
+    nonisolated(unsafe) static let weekWords: Regex<Substring> = #/本周|这周|下周(?![一二三四五六日天])|周末|this week(?!end)|next week|this weekend|\bweekend\b/#
+    nonisolated(unsafe) static let zhWeekday: Regex<(Substring, Substring?, Substring)> = #/(下)?(?:周|星期|礼拜)([一二三四五六日天1-7])/#
+    nonisolated(unsafe) static let enWeekday: Regex<(Substring, Substring?, Substring)> = #/(next )?\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b/#
+    nonisolated(unsafe) static let zhDate: Regex<(Substring, Substring, Substring)> = #/([0-9一二三四五六七八九十]{1,3})月([0-9一二三四五六七八九十]{1,3})(?:日|号)/#
+    nonisolated(unsafe) static let isoDate: Regex<Substring> = #/\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b/#
+    nonisolated(unsafe) static let enMonthDay: Regex<(Substring, Substring, Substring)> = #/\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.? ([0-9]{1,2})(?:st|nd|rd|th)?\b/#
+    nonisolated(unsafe) static let enDayMonth: Regex<(Substring, Substring, Substring)> = #/\b([0-9]{1,2})(?:st|nd|rd|th)? (?:of )?(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/#
+    nonisolated(unsafe) static let zhTime: Regex<(Substring, Substring?, Substring, Substring, Substring?)> = #/(上午|早上|中午|下午|晚上|傍晚|凌晨)?([0-9一二两三四五六七八九十]{1,3})(点|:|：)(半|[0-9一二三四五六七八九十]{1,3}分?)?/#
+    nonisolated(unsafe) static let enTime: Regex<(Substring, Substring, Substring?, Substring)> = #/\b(?:at )?([0-9]{1,2})(?::([0-9]{2}))? ?(am|pm|a\.m\.|p\.m\.)/#
+    nonisolated(unsafe) static let clockTime: Regex<(Substring, Substring, Substring)> = #/\b(?:at )?([0-9]{1,2}):([0-9]{2})\b/#
+    nonisolated(unsafe) static let partOfDay: Regex<Substring> = #/中午|早上|上午|下午|晚上|傍晚|at noon|\bnoon\b|\bmidnight\b|in the morning|in the afternoon|in the evening/#
 
     // MARK: - Helpers
 
