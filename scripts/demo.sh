@@ -29,7 +29,8 @@ cat >"$demo/config.json" <<JSON
       "baseURL": "http://127.0.0.1:$port",
       "places": { "warsaw": { "latitude": 52.23, "longitude": 21.0 } }
     }
-  }
+  },
+  "agent": { "defaults": { "weather.forecast": { "place": "warsaw" } } }
 }
 JSON
 show() { local out='$ skillhost' a; for a in "$@"; do case $a in *[\ \"{}]*) out+=" '$a'";; *) out+=" $a";; esac; done; echo; echo "$out"; }
@@ -43,6 +44,12 @@ run invoke reminder.create --input '{"title":"买牛奶 (buy milk)","due":"2026-
 run invoke reminder.list --json
 run invoke units.convert --input '{"value":5,"from":"km","to":"mi"}'
 run invoke mail.triage --input '{"unreadOnly":true}'
+# The agent engine, on the sample week ("now" pinned to the Monday the sample calendars fill).
+run ask "帮我看看今天有哪些会议要参加，顺便查一下这两天的天气，方便我决定要不要带伞" --now 2026-11-30T08:00:00+01:00
+run ask "what meetings do I have tomorrow, and will it rain?" --now 2026-11-30T08:00:00+01:00
+run ask "remind me to send the invoice on Friday at 3pm" --now 2026-11-30T08:00:00+01:00
+run ask "book me a flight to Tokyo" || echo "(exit code $?: not understood)"
+run traces --limit 4
 run health
 echo
 echo "\$ skillhost invoke calendar.events.list --input '{\"from\":\"2026-11-30\",\"to\":\"2026-30-11\"}' --json   # bad input, on purpose"

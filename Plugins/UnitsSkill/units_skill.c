@@ -690,7 +690,7 @@ static const skh_intent intents[] = {
         .priority = 0,
         .confidence = 1.0,
         .keywords =
-            "{\"en\":[\"convert\",\"in\",\"to\",\"how many\"],\"zh\":[\"换算\",\"转换\",\"等于多少\"]}",
+            "{\"en\":[\"convert\",\"how many\",\"kilometers\",\"miles\",\"fahrenheit\",\"celsius\",\"pounds\",\"kilograms\"],\"zh\":[\"换算\",\"转换\",\"等于多少\",\"公里\",\"英里\",\"摄氏度\",\"华氏度\"]}",
         .examples =
             "["
             "{\"lang\":\"en\",\"text\":\"how many miles is 5 km\",\"input\":{\"value\":5,\"from\":\"km\",\"to\":\"mi\"}},"

@@ -102,7 +102,7 @@ public struct KeywordRecognizer: IntentRecognizer {
             var kw = 0.0
             var matched: [String] = []
             for keyword in entry.keywords.values.joined() where !matched.contains(keyword) {
-                guard TextMatching.contains(clause: lower, clauseWords: words, keyword: keyword.lowercased()) else { continue }
+                guard weight(keyword) > 0, TextMatching.contains(clause: lower, clauseWords: words, keyword: keyword.lowercased()) else { continue }
                 matched.append(keyword)
                 kw = 1 - (1 - kw) * (1 - weight(keyword))
             }
@@ -117,7 +117,8 @@ public struct KeywordRecognizer: IntentRecognizer {
         }
     }
 
-    /// How much one keyword says: longer ones more ("会议" more than "雨", "how many meetings" more than "busy").
+    /// How much one keyword says: longer ones more ("会议" more than "雨", "how many meetings" more than
+    /// "busy"); a keyword that is only a common word ("to", "in") says nothing.
     func weight(_ keyword: String) -> Double {
         if TextMatching.hasCJK(keyword) {
             switch keyword.count {
@@ -126,6 +127,8 @@ public struct KeywordRecognizer: IntentRecognizer {
             default: return 0.8
             }
         }
-        return TextMatching.words(keyword).count >= 2 ? 0.8 : 0.6
+        let words = TextMatching.words(keyword)
+        if words.allSatisfy({ TextMatching.stopwords.contains($0) }) { return 0 }
+        return words.count >= 2 ? 0.8 : 0.6
     }
 }
