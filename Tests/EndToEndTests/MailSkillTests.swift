@@ -117,4 +117,24 @@ final class MailSkillTests: EndToEndTestCase {
         XCTAssertTrue(skipped.contains("cur/empty:2,S: empty file"), "\(skipped)")
         XCTAssertTrue((r["message"] as? String ?? "").contains("2 skipped"), "\(r)")
     }
+
+    /// The agent engine chains the mail skill into the calendar: the meeting invitations `mail.triage`
+    /// finds feed a `calendar.events.list` for those days (a step that depends on another).
+    func testAskAboutTheInboxChecksTheCalendarForTheInvitations() throws {
+        try addBundledSkill("libCalendarSkill.so")
+        _ = try writeConfig(#"{"timeZone":"Europe/Warsaw","skills":{"dev.skillhost.mail":{"mailbox":"\#(samples)/Maildir"},"dev.skillhost.calendar":{"calendars":["\#(E2E.packageRoot)/Plugins/CalendarSkill/Samples"]}}}"#)
+        let r = skillhost(["ask", "what's in my inbox?", "--now", "2026-11-30T08:00:00+01:00", "--json"], timeout: 60)
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        let o = try r.jsonObject()
+        let steps = o["steps"] as? [[String: Any]] ?? []
+        XCTAssertEqual(steps.compactMap { $0["intent"] as? String }, ["mail.triage", "calendar.events.list"])
+        let plan = (o["plan"] as? [String: Any])?["steps"] as? [[String: Any]] ?? []
+        XCTAssertEqual(plan.last?["dependsOn"] as? [Int], [1])
+        let input = steps.last?["input"] as? [String: Any]
+        XCTAssertEqual(input?["from"] as? String, "2026-12-01", "the earliest invitation")
+        XCTAssertEqual(input?["to"] as? String, "2026-12-02", "the latest invitation")
+        XCTAssertGreaterThanOrEqual(steps.last?["startMs"] as? Double ?? 0, steps.first?["endMs"] as? Double ?? .infinity,
+                                    "the calendar step starts after the mail step it depends on")
+        XCTAssertTrue((o["answer"] as? String ?? "").contains("2 meeting invitations"), o["answer"] as? String ?? "")
+    }
 }
