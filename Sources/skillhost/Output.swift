@@ -46,7 +46,8 @@ func openHost(_ args: Arguments, timeZone: String? = nil) throws(SkillError) -> 
                               scanTimeoutMs: (try? args.int("--scan-timeout")) ?? nil)
     options.timeZone = timeZone
     let host = try SkillHost(options)
-    for f in host.scan.folders where f.problem != nil && args.command != "doctor" {
+    // doctor reports folder problems itself; inspect and validate look at one file and need no folder.
+    for f in host.scan.folders where f.problem != nil && !["doctor", "inspect", "validate"].contains(args.command ?? "") {
         Out.error("skillhost: warning: \(f.problem!)" + (f.hint.map { "\nhint: \($0)" } ?? ""))
     }
     return host
