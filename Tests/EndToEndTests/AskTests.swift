@@ -153,6 +153,13 @@ final class AskTests: EndToEndTestCase {
         let intervals = s.map { ($0["startMs"] as? Double ?? 0, $0["endMs"] as? Double ?? 0) }
         XCTAssertTrue(intervals[0].0 < intervals[1].1 && intervals[1].0 < intervals[0].1, "both 300 ms steps overlap: \(intervals)")
         XCTAssertEqual(s.map { ($0["progress"] as? [[String: Any]] ?? []).count }, [2, 2], "each skill's progress reports are kept")
+        // Each step read the request's context through the ABI, and not the other step's result: steps
+        // running at the same time share no mutable state.
+        for step in s {
+            let output = step["output"] as? [String: Any]
+            XCTAssertEqual((output?["request"] as? [String: Any])?["text"] as? String, "run alpha and beta", "\(step)")
+            XCTAssertTrue(output?["peer"] is NSNull, "a parallel step's result is not in the snapshot: \(step)")
+        }
         let phases = (o["phases"] as? [[String: Any]] ?? []).compactMap { $0["phase"] as? String }
         let rank = ["understanding": 1, "planning": 2, "dispatching": 3, "executing": 3, "collecting": 4, "synthesizing": 5, "finished": 6]
         XCTAssertEqual(phases.first, "understanding")

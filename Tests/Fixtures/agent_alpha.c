@@ -7,4 +7,5 @@
 #define AGENT_INTENT "fixture.alpha.run"
 #define AGENT_KEYWORDS "{\"en\":[\"alpha\"],\"zh\":[\"阿尔法\"]}"
 #define AGENT_EXAMPLES "[{\"lang\":\"en\",\"text\":\"run alpha today\",\"input\":{}}]"
+#define AGENT_PEER "fixture.beta.run"
 #include "agent_fixture.h"

@@ -7,4 +7,5 @@
 #define AGENT_INTENT "fixture.beta.run"
 #define AGENT_KEYWORDS "{\"en\":[\"beta\"],\"zh\":[\"贝塔\"]}"
 #define AGENT_EXAMPLES "[{\"lang\":\"en\",\"text\":\"run beta tomorrow\",\"input\":{}}]"
+#define AGENT_PEER "fixture.alpha.run"
 #include "agent_fixture.h"

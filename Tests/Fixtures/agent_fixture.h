@@ -2,8 +2,11 @@
  * agent_alpha_changed.c). Each defines AGENT_* and includes this. The skill:
  *   AGENT_INTENT  input {"day": date (optional)}; sleeps the "sleepMs" of its config section (default
  *                 100 ms; 0 for "instant"), reporting progress 1/2 and 2/2 through the host service,
- *                 then completes with {"skill":AGENT_NAME,"tag":AGENT_TAG,"day":…,"sleptMs":N} and the
- *                 message "AGENT_NAME done (AGENT_TAG)".
+ *                 then completes with {"skill":AGENT_NAME,"tag":AGENT_TAG,"day":…,"sleptMs":N,
+ *                 "request":…,"peer":…} and the message "AGENT_NAME done (AGENT_TAG)". "request" and
+ *                 "peer" are what context_get returned for "agent.request" and for
+ *                 "agent.result.AGENT_PEER" (the other fixture's result), or null: the agent engine's
+ *                 per-step snapshot of the request's context.
  *   keywords AGENT_KEYWORDS, examples AGENT_EXAMPLES: what the engine recognizes it by.
  * Thread-safe (no state): the engine may run it next to the other fixtures. */
 #define _POSIX_C_SOURCE 200809L
@@ -32,9 +35,16 @@ static void invoke(const skh_call *call)
         nanosleep(&ts, NULL);
     }
     call->host->progress(call, 2, 2, "waking up");
-    char out[256];
-    int n = snprintf(out, sizeof out, "{\"skill\":\"%s\",\"tag\":\"%s\",\"day\":\"%s\",\"sleptMs\":%ld}", AGENT_NAME, AGENT_TAG, day, ms);
+    char *request = call->host->context_get(call, "agent.request", NULL);
+    char *peer = call->host->context_get(call, "agent.result." AGENT_PEER, NULL);
+    size_t cap = 256 + (request ? strlen(request) : 4) + (peer ? strlen(peer) : 4);
+    char *out = malloc(cap);
+    int n = snprintf(out, cap, "{\"skill\":\"%s\",\"tag\":\"%s\",\"day\":\"%s\",\"sleptMs\":%ld,\"request\":%s,\"peer\":%s}",
+                     AGENT_NAME, AGENT_TAG, day, ms, request ? request : "null", peer ? peer : "null");
+    call->host->free(request);
+    call->host->free(peer);
     call->complete(call, SKH_STATUS_OK, out, (size_t)n, AGENT_NAME " done (" AGENT_TAG ")");
+    free(out);
 }
 
 static const skh_intent intents[] = {

@@ -6,8 +6,9 @@ import Glibc
 /// its phase published as an `AsyncStream` and a trace written for every request.
 ///
 /// Skills never share mutable state: each step gets its own input, built before it starts (or from
-/// the finished results it depends on, see `Feed`), and the only state skills can share is the host's
-/// context store, which hands each call a snapshot and takes writes through the host service.
+/// the finished results it depends on, see `Feed`), and a snapshot of the request's context
+/// (`AgentContextStore`: the request and the results of finished steps) that it reads through the ABI;
+/// what skills write goes through the host service to the host's store.
 /// Thread-safe; one engine serves any number of requests at once.
 public final class AgentEngine: Sendable {
     public let host: SkillHost
@@ -64,7 +65,8 @@ public final class AgentEngine: Sendable {
             notRerun = Set(catalog.entries.filter { $0.flags.isDisjoint(with: [.readOnly, .idempotent]) }.map(\.intent))
         }
         let records = await Executor(host: host, request: request, phases: phases, maxParallel: settings.maxParallel,
-                                     timeoutMs: settings.stepTimeoutMs, builds: builds, notRerun: notRerun).run(plan)
+                                     timeoutMs: settings.stepTimeoutMs, builds: builds, notRerun: notRerun,
+                                     store: AgentContextStore(request: request)).run(plan)
 
         phases.emit(.collecting)
         phases.emit(.synthesizing)

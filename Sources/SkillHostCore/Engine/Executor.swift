@@ -16,6 +16,8 @@ struct Executor {
     /// Intents not to run again in a replay (they change something); their steps are skipped with
     /// `StepRecord.notRerun` as the reason.
     let notRerun: Set<String>
+    /// The request's context: a snapshot of it goes with every step; finished steps are recorded in it.
+    let store: AgentContextStore
 
     func run(_ plan: AgentPlan) async -> [StepRecord] {
         var done: [Int: StepRecord] = [:]
@@ -36,13 +38,15 @@ struct Executor {
                     case .success(let input):
                         phases.emit(.dispatching(intent: step.intent))
                         running += 1
-                        group.addTask { await execute(step, input: input, total: total) }
+                        let view = await store.snapshot()
+                        group.addTask { await execute(step, input: input, total: total, view: view) }
                     }
                 }
                 guard running > 0 else { break }
                 if let record = await group.next() {
                     running -= 1
                     done[record.step.id] = record
+                    await store.record(record)
                 }
             }
         }
@@ -69,13 +73,13 @@ struct Executor {
     }
 
     /// Calls the intent on a Dispatch thread (the invoker blocks), reporting progress as phases.
-    func execute(_ step: PlanStep, input: JSONObject, total: Int) async -> StepRecord {
+    func execute(_ step: PlanStep, input: JSONObject, total: Int, view: ContextView) async -> StepRecord {
         let start = phases.elapsedMs
         let progress = Mutex<[JSON]>([])
         let phases = self.phases
         let skill = step.skillID, intent = step.intent
         phases.emit(.executing(skill: skill, intent: intent, step: step.id, total: total, detail: nil))
-        let call = InvokeRequest(
+        var call = InvokeRequest(
             intent: intent, input: JSON.object(input).serialized, caller: request.caller, timeoutMs: timeoutMs,
             progress: { s, t, message in
                 let detail = (message ?? "") + (t > 0 ? " \(s)/\(t)" : "")
@@ -87,9 +91,11 @@ struct Executor {
                 phases.emit(.executing(skill: skill, intent: intent, step: step.id, total: total, detail: detail.trimmingWhitespace()))
             },
             situation: CallSituation(locale: request.locale, now: request.nowText))
+        call.contextView = view
+        let request = call
         let host = self.host
         let outcome = await withCheckedContinuation { (k: CheckedContinuation<Result<InvokeSuccess, SkillError>, Never>) in
-            DispatchQueue.global().async { k.resume(returning: host.invoke(call)) }
+            DispatchQueue.global().async { k.resume(returning: host.invoke(request)) }
         }
         let end = phases.elapsedMs
         switch outcome {

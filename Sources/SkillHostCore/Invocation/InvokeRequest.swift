@@ -15,6 +15,8 @@ public struct InvokeRequest: Sendable {
     /// The caller's locale and "now", when they differ from the host's (the agent engine passes the
     /// request's); nil: the host's settings and clock.
     public var situation: CallSituation?
+    /// Context-store entries the skill reads in place of the shared store's (see `ContextView`).
+    public var contextView: ContextView?
 
     public init(intent: String, input: String, caller: Caller, timeoutMs: Int? = nil,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil,

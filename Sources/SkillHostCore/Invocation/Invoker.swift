@@ -166,7 +166,8 @@ public final class Invoker: Sendable {
         }
         let raw: RawCompletion
         switch runtime.invoke(intent: binding.intent.address, input: inputBytes, context: context(for: skill, caller: request.caller, situation: request.situation),
-                              deadline: deadline, progress: request.progress, cancellation: request.cancellation) {
+                              deadline: deadline, progress: request.progress, cancellation: request.cancellation,
+                              view: request.contextView) {
         case .success(let r): raw = r
         case .failure(var e):
             if e.kind == .timeout { e.message = "skill \(skill.id) did not complete \(request.intent) within \(timeout) ms" }

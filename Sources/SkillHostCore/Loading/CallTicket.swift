@@ -36,6 +36,8 @@ final class CallTicket: @unchecked Sendable {
     let cancelled = Atomic<Bool>(false)
     /// When the host stops waiting (for `time_left_ms`).
     let deadline: CallDeadline
+    /// What `context_get` reads before the shared store (see `ContextView`).
+    let view: ContextView?
     /// Progress reports (step, total, message) — set before invoke, read on the skill's threads.
     let onProgress: (@Sendable (UInt32, UInt32, String?) -> Void)?
     /// Runs once, after invoke() has returned and the skill has completed (in either order), e.g. to
@@ -44,11 +46,13 @@ final class CallTicket: @unchecked Sendable {
 
     private static let nextID = Atomic<UInt64>(1)
 
-    init(skillID: String, intent: String, input: [UInt8], context: String, deadline: CallDeadline, host: UnsafePointer<skh_host>,
+    init(skillID: String, intent: String, input: [UInt8], context: String, deadline: CallDeadline, view: ContextView? = nil,
+         host: UnsafePointer<skh_host>,
          onProgress: (@Sendable (UInt32, UInt32, String?) -> Void)?, onFinish: (@Sendable () -> Void)?) {
         self.skillID = skillID
         self.intent = intent
         self.deadline = deadline
+        self.view = view
         self.onProgress = onProgress
         self.onFinish = onFinish
         call = .allocate(capacity: 1)

@@ -26,8 +26,10 @@ enum HostServices {
                 guard let t = CallTicket.from(call) else { return 0 }
                 return t.cancelled.load(ordering: .relaxed) ? 1 : 0
             },
-            context_get: { _, key, outLen in
-                guard let key, let value = ContextStore.shared.get(String(cString: key)) else { return nil }
+            context_get: { call, key, outLen in
+                guard let key else { return nil }
+                let name = String(cString: key)
+                guard let value = CallTicket.from(call)?.view?[name] ?? ContextStore.shared.get(name) else { return nil }
                 let p = UnsafeMutablePointer<CChar>.allocate(capacity: value.count + 1)
                 value.withUnsafeBufferPointer { b in b.withMemoryRebound(to: CChar.self) { p.initialize(from: $0.baseAddress!, count: b.count) } }
                 p[value.count] = 0

@@ -58,7 +58,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-                cancellation: Cancellation?) -> Result<RawCompletion, SkillError> {
+                cancellation: Cancellation?, view: ContextView?) -> Result<RawCompletion, SkillError> {
         if let serial, serial.wait(timeout: deadline) == .timedOut {
             return .failure(SkillError(.timeout, "skill \(id) is busy with an earlier call that has not completed, and the deadline passed while waiting", skillID: id))
         }
@@ -68,7 +68,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         }
         var finish: (@Sendable () -> Void)? = nil
         if let slot = serial { finish = { slot.signal() } }
-        let ticket = CallTicket(skillID: id, intent: intent, input: input, context: context, deadline: CallDeadline(deadline),
+        let ticket = CallTicket(skillID: id, intent: intent, input: input, context: context, deadline: CallDeadline(deadline), view: view,
                                 host: HostServices.table,
                                 onProgress: progress, onFinish: finish)
         // Cancelling tells the skill (is_cancelled) and gives it a grace period to complete; then the

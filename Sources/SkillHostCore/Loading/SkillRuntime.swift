@@ -11,9 +11,11 @@ import SkillABI
 protocol SkillRuntime: Sendable {
     /// `cancellation`, when the caller cancels, tells the skill and, after `Cancellation.graceMs`
     /// without a completion, ends the call with `cancelled`.
+    /// `view`: context-store entries this call reads in place of the shared store's (a snapshot taken
+    /// by the caller, e.g. the agent engine's request context); keys it lacks come from the shared store.
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-                cancellation: Cancellation?) -> Result<RawCompletion, SkillError>
+                cancellation: Cancellation?, view: ContextView?) -> Result<RawCompletion, SkillError>
 
     /// Asks the skill whether it can serve now, with the context a call would get. Blocks up to `deadline`.
     func health(context: String, deadline: DispatchTime) -> HealthProbe
@@ -24,7 +26,17 @@ protocol SkillRuntime: Sendable {
 
 extension SkillRuntime {
     func shutdown() {}
+
+    func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
+                cancellation: Cancellation?) -> Result<RawCompletion, SkillError> {
+        invoke(intent: intent, input: input, context: context, deadline: deadline, progress: progress, cancellation: cancellation, view: nil)
+    }
 }
+
+/// Context-store entries one call sees (key → JSON bytes), layered over the shared store: a snapshot,
+/// taken before the call, that nothing changes while the call runs.
+public typealias ContextView = [String: [UInt8]]
 
 /// The answer of a health probe.
 public struct HealthProbe: Sendable {

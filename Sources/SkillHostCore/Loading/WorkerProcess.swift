@@ -149,7 +149,7 @@ final class WorkerProcess: Sendable {
     /// has not completed `Cancellation.graceMs` later gets its worker stopped, and the call ends `cancelled`.
     func call(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
               progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-              cancellation: Cancellation? = nil) -> Result<RawCompletion, SkillError>? {
+              cancellation: Cancellation? = nil, view: ContextView? = nil) -> Result<RawCompletion, SkillError>? {
         let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress)
         let id: UInt64
         switch register(waiter, in: \.calls) {
@@ -169,6 +169,16 @@ final class WorkerProcess: Sendable {
         f.append(contentsOf: context.utf8)
         f.append(contentsOf: #","deadlineMs":"#.utf8)
         f.append(contentsOf: String(CallDeadline(deadline).millisecondsLeft).utf8)
+        if let view {
+            f.append(contentsOf: #","view":{"#.utf8)
+            for (i, (k, v)) in view.sorted(by: { $0.key < $1.key }).enumerated() {
+                if i > 0 { f.append(UInt8(ascii: ",")) }
+                f.append(contentsOf: JSON.quote(k).utf8)
+                f.append(UInt8(ascii: ":"))
+                f.append(contentsOf: v)
+            }
+            f.append(UInt8(ascii: "}"))
+        }
         // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
         _ = send(f, withStore: true)
         cancellation?.onCancel { [self] in

@@ -43,7 +43,7 @@ final class WorkerRuntime: SkillRuntime {
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-                cancellation: Cancellation?) -> Result<RawCompletion, SkillError> {
+                cancellation: Cancellation?, view: ContextView?) -> Result<RawCompletion, SkillError> {
         if let serial, serial.wait(timeout: deadline) == .timedOut {
             return .failure(SkillError(.timeout, "skill \(skill.id) is busy with an earlier call that has not completed, and the deadline passed while waiting", skillID: skill.id))
         }
@@ -54,7 +54,7 @@ final class WorkerRuntime: SkillRuntime {
         case .success(let w): worker = w
         }
         guard let outcome = worker.call(intent: intent, input: input, context: context, deadline: deadline, progress: progress,
-                                        cancellation: cancellation) else {
+                                        cancellation: cancellation, view: view) else {
             worker.terminate(.deadline(intent: intent))
             detach(worker)
             return .failure(SkillError(.timeout, "skill \(skill.id) did not complete \(intent) before the deadline",

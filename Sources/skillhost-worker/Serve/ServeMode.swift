@@ -17,6 +17,7 @@ import Synchronization
 // Frames, host → worker:
 //   {"op":"invoke","id":N,"intent":S,"input":{…},"context":{…}[,"store":{key: value…}][,"deadlineMs":N]}
 //     (deadlineMs: milliseconds the host will wait, -1 or absent: no deadline; for time_left_ms)
+//     [,"view":{key: value…}]  context-store entries this call reads before the shared store
 //   {"op":"cancel","id":N}   {"op":"health","id":N,"context":{…}}   {"op":"shutdown"}
 // worker → host:
 //   {"op":"hello","protocol":1,"pid":N,"skill":S,"threadSafe":B,"hasHealth":B,"limitProblems":[…]}
@@ -162,7 +163,7 @@ func protocolBroken(_ why: String) -> Never {
 func handle(_ frame: UnsafeBufferPointer<UInt8>) {
     guard let members = JSONScan.members(frame) else { protocolBroken("the host sent a frame that is not a JSON object") }
     var op = "", id: UInt64 = 0, intent = "", deadlineMs: Int64 = -1
-    var input: Range<Int>? = nil, context: Range<Int>? = nil, store: Range<Int>? = nil
+    var input: Range<Int>? = nil, context: Range<Int>? = nil, store: Range<Int>? = nil, view: Range<Int>? = nil
     for m in members {
         switch m.key {
         case "op": op = JSONScan.string(frame, m.value) ?? ""
@@ -171,6 +172,7 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
         case "input": input = m.value
         case "context": context = m.value
         case "store": store = m.value
+        case "view": view = m.value
         case "deadlineMs": deadlineMs = Int64(JSONScan.int(frame, m.value) ?? -1)
         default: break
         }
@@ -180,7 +182,8 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
         guard let input, let context, !intent.isEmpty else { protocolBroken("the host sent an invoke frame without intent, input or context") }
         if let store { replaceStore(UnsafeBufferPointer(rebasing: frame[store])) }
         startInvoke(id: id, intent: intent, input: UnsafeBufferPointer(rebasing: frame[input]),
-                    context: UnsafeBufferPointer(rebasing: frame[context]), deadline: CallDeadline(millisecondsFromNow: deadlineMs))
+                    context: UnsafeBufferPointer(rebasing: frame[context]), deadline: CallDeadline(millisecondsFromNow: deadlineMs),
+                    view: view.map { contextEntries(UnsafeBufferPointer(rebasing: frame[$0])) })
     case "cancel":
         ServedCall.running.withLock { $0[id] }?.cancelled.store(true, ordering: .relaxed)
     case "health":
@@ -197,16 +200,21 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
 }
 
 func replaceStore(_ object: UnsafeBufferPointer<UInt8>) {
-    guard let members = JSONScan.members(object) else { return }
-    var snapshot: [String: [UInt8]] = [:]
-    for m in members { snapshot[m.key] = Array(object[m.value]) }
-    WorkerContextStore.shared.replace(with: snapshot)
+    WorkerContextStore.shared.replace(with: contextEntries(object))
+}
+
+/// A JSON object of context-store entries as key → JSON bytes.
+func contextEntries(_ object: UnsafeBufferPointer<UInt8>) -> [String: [UInt8]] {
+    guard let members = JSONScan.members(object) else { return [:] }
+    var entries: [String: [UInt8]] = [:]
+    for m in members { entries[m.key] = Array(object[m.value]) }
+    return entries
 }
 
 func startInvoke(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, context: UnsafeBufferPointer<UInt8>,
-                 deadline: CallDeadline) {
+                 deadline: CallDeadline, view: [String: [UInt8]]?) {
     let skill = servedSkill!
-    let call = ServedCall(id: id, intent: intent, input: input, context: context, deadline: deadline, host: WorkerServices.table)
+    let call = ServedCall(id: id, intent: intent, input: input, context: context, deadline: deadline, view: view, host: WorkerServices.table)
     guard let invoke = skill.pointee.invoke else {
         call.complete(status: SKH_STATUS_FAILED, result: nil, length: 0, message: "the skill has no invoke function")
         return

@@ -21,6 +21,8 @@ final class ServedCall: @unchecked Sendable {
     let cancelled = Atomic<Bool>(false)
     /// When the host stops waiting (for `time_left_ms`).
     let deadline: CallDeadline
+    /// Context-store entries this call reads before the worker's copy of the shared store.
+    let view: [String: [UInt8]]?
     private let completed = Atomic<Bool>(false)
     /// Signalled at completion; a serialized skill's queue waits on it before the next invoke.
     let finished = DispatchSemaphore(value: 0)
@@ -30,9 +32,10 @@ final class ServedCall: @unchecked Sendable {
 
     /// `input` and `context` are copied (NUL-terminated) into memory the call owns.
     init(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, context: UnsafeBufferPointer<UInt8>,
-         deadline: CallDeadline, host: UnsafePointer<skh_host>) {
+         deadline: CallDeadline, view: [String: [UInt8]]? = nil, host: UnsafePointer<skh_host>) {
         self.id = id
         self.deadline = deadline
+        self.view = view
         self.intent = intent
         func copy(_ u: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar> {
             let p = UnsafeMutablePointer<CChar>.allocate(capacity: u.count + 1)

@@ -7,7 +7,8 @@ import Synchronization
 /// answered here:
 ///   log, progress      → `log` / `progress` frames (the host writes them to its log / the caller).
 ///   is_cancelled       → the call's flag, set by the host's `cancel` frame.
-///   context_get / _set → a worker-local store (`WorkerContextStore`), see there.
+///   context_get / _set → the call's view (sent with the invoke frame), then a worker-local store
+///                        (`WorkerContextStore`), see there.
 ///   free               → free(3); everything handed to the skill is malloc'ed.
 ///   time_left_ms       → the call's deadline, sent by the host as `deadlineMs` with the invoke frame.
 /// Allocated once, never freed (skills keep the pointer for good). Every service is [any-thread].
@@ -38,8 +39,10 @@ enum WorkerServices {
                 guard let c = ServedCall.from(call) else { return 0 }
                 return c.cancelled.load(ordering: .relaxed) ? 1 : 0
             },
-            context_get: { _, key, outLen in
-                guard let key, let value = WorkerContextStore.shared.get(String(cString: key)) else { return nil }
+            context_get: { call, key, outLen in
+                guard let key else { return nil }
+                let name = String(cString: key)
+                guard let value = ServedCall.from(call)?.view?[name] ?? WorkerContextStore.shared.get(name) else { return nil }
                 let p = malloc(value.count + 1)!.assumingMemoryBound(to: CChar.self)
                 value.withUnsafeBytes { UnsafeMutableRawPointer(p).copyMemory(from: $0.baseAddress!, byteCount: value.count) }
                 p[value.count] = 0
