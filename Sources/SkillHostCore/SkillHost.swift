@@ -211,16 +211,7 @@ public final class SkillHost: Sendable {
         guard fd >= 0 else {
             return .failure(SkillError(.internal, "cannot create \"\(tmp)\": \(String(cString: strerror(errno)))", hint: "check that you can write to \(folder)"))
         }
-        let ok = data.withUnsafeBytes { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                off += n
-            }
-            return fchmod(fd, 0o755) == 0 && fsync(fd) == 0
-        }
+        let ok = StateFile.writeAll(fd, [UInt8](data)) && fchmod(fd, 0o755) == 0 && fsync(fd) == 0
         close(fd)
         guard ok, rename(tmp, target) == 0 else {
             let why = String(cString: strerror(errno))

@@ -44,7 +44,7 @@ enum Help {
     """
 
     static let invoke = """
-    USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--json]
+    USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--yes] [--json]
 
     Calls INTENT. The input (default {}) is validated against the intent's schema first. The skill
     runs in its own worker process (unless the config lists it under "trusted"), so a crash, a hang
@@ -52,6 +52,9 @@ enum Help {
     A quarantined skill is not called. When the chosen skill fails with crashed, timeout or
     unavailable and the intent is read-only or idempotent, the call goes to the next skill that
     declares the intent and is not quarantined or unavailable ("fallback" in --json).
+    Policy (the config's "policy") decides who may call what: a destructive intent asks a person at a
+    terminal to confirm (on /dev/tty) and needs --yes from scripts; rate limits and denials end with
+    kind denied naming the rule. Every call is appended to the audit log (state folder, audit.jsonl).
     --json prints {"ok":true,"skill":ID,"result":…} or {"ok":false,"error":{"kind":…,"message":…}};
     the exit code names the error kind (see skillhost --help).
     """

@@ -4,7 +4,8 @@ import Glibc
 import SkillABI
 import Synchronization
 
-/// Calls intents: checks the caller may, validates the input against the intent's schema before any
+/// Calls intents: asks the policy whether the caller may (once per call: `Policy.decide`), records
+/// every call in the audit log, validates the input against the intent's schema before any
 /// skill code sees it, loads the skill, enforces the deadline, checks the result, and maps every
 /// failure to a `SkillError`. Also the one place for the health rules of calls: a quarantined skill is
 /// not called, every outcome is recorded (`HealthTracker`), and a failed call of a read-only or
@@ -25,6 +26,9 @@ public final class Invoker: Sendable {
     let clock: CallClock
     /// Every registered skill's health: read before a call (quarantine, fallback), written after it.
     let health: HealthTracker
+    /// Who may call what (surfaces, confirmation, rate limits).
+    public let policy: Policy
+    let audit: AuditLog
 
     init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String],
          workerPath: String) {
@@ -37,10 +41,54 @@ public final class Invoker: Sendable {
         clock = CallClock(environment: environment)
         health = HealthTracker(stateDir: paths.stateDir, settings: config.health,
                                files: Dictionary(uniqueKeysWithValues: registry.skills.map { ($0.id, FileIdentity($0.file)) }))
+        policy = Policy(config: config.policy, stateDir: paths.stateDir)
+        audit = AuditLog(stateDir: paths.stateDir, settings: config.policy.audit)
+    }
+
+    /// What the audit line of a call needs that only the call knows.
+    struct CallRecord {
+        var binding: IntentBinding?
+        var decision: PolicyDecision?
+        var input: JSON?
     }
 
     public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
         let start = DispatchTime.now()
+        var record = CallRecord()
+        let outcome = run(request, start: start, record: &record)
+        audit(request, record, outcome, start: start)
+        return outcome
+    }
+
+    /// One line of the audit log (see `AuditLog`).
+    func audit(_ request: InvokeRequest, _ record: CallRecord, _ outcome: Result<InvokeSuccess, SkillError>, start: DispatchTime) {
+        guard config.policy.audit.enabled else { return }
+        var o = JSONObject([("time", .string(TimeText.nowUTC())), ("caller", .string(request.caller.kind))])
+        if case .agent(let host) = request.caller { o["agentHost"] = .string(host) }
+        o["intent"] = .string(record.binding?.intent.address ?? request.intent)
+        if let b = record.binding {
+            o["skill"] = .string((try? outcome.get())?.skillID ?? b.skill.id)
+            o["version"] = .string((try? outcome.get())?.skillVersion ?? b.skill.summary.version.description)
+        }
+        o["decision"] = .string(record.decision?.name ?? "none")
+        switch outcome {
+        case .success(let s):
+            o["outcome"] = .string("ok")
+            if s.replayed { o["replayed"] = .bool(true) }
+        case .failure(let e):
+            o["outcome"] = .string(e.kind.rawValue)
+            if let rule = e.rule { o["rule"] = .string(rule) }
+        }
+        if let key = request.idempotencyKey { o["idempotencyKey"] = .string(key) }
+        o["durationMs"] = .double((Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e4).rounded() / 100)
+        // The input only with its schema, which says what is secret; never without it.
+        if let input = record.input, let b = record.binding, case .success(let schema) = compiled(b.skill, b.intent.address) {
+            o["input"] = schema.input.redacted(input)
+        }
+        audit.record(.object(o))
+    }
+
+    private func run(_ request: InvokeRequest, start: DispatchTime, record: inout CallRecord) -> Result<InvokeSuccess, SkillError> {
         let timeout = request.timeoutMs ?? config.invokeTimeoutMs
         let deadline = start + .milliseconds(timeout)
 
@@ -54,6 +102,7 @@ public final class Invoker: Sendable {
         guard case .object = input else {
             return .failure(SkillError(.invalidInput, "input for \(request.intent) must be a JSON object, found \(input.typeDescription)"))
         }
+        record.input = input
 
         // 2. Someone must serve the intent, and let this caller call it.
         let bindings = registry.bindings(for: request.intent)
@@ -62,10 +111,10 @@ public final class Invoker: Sendable {
             return .failure(SkillError(.noSkill, "no skill declares the intent \"\(request.intent)\"",
                                        hint: near.isEmpty ? "run `skillhost list` to see the intents on offer" : "did you mean \(near.prefix(5).joined(separator: ", "))?"))
         }
-        guard binding.intent.surfaces.contains(request.caller.surface) else {
-            return .failure(SkillError(.denied, "\(request.intent) (skill \(binding.skill.id)) may not be called by \(request.caller): the intent allows only \(binding.intent.surfaces.names.joined(separator: ", "))",
-                                       skillID: binding.skill.id))
-        }
+        record.binding = binding
+        let decision = policy.decide(binding, caller: request.caller, confirmed: request.confirmed)
+        record.decision = decision
+        if case .denied(let d) = decision { return .failure(d.error(skillID: binding.skill.id)) }
 
         // 3. The chosen skill, then — for a failure that another skill might not have (crashed,
         //    timeout, unavailable, quarantine included) and only for an intent the failing skill marks
@@ -97,7 +146,7 @@ public final class Invoker: Sendable {
     /// The next binding this caller may call whose skill is neither quarantined nor unavailable.
     private func nextCandidate(_ it: inout IndexingIterator<ArraySlice<IntentBinding>>, _ request: InvokeRequest) -> IntentBinding? {
         while let b = it.next() {
-            guard b.intent.surfaces.contains(request.caller.surface) else { continue }
+            guard policy.surfaces(for: b).contains(request.caller.surface) else { continue }
             let state = health.current(b.skill.id).state
             if state != .quarantined && state != .unavailable { return b }
         }
@@ -240,7 +289,7 @@ public final class Invoker: Sendable {
     }
 
     /// The compiled input and output schemas of `intent`, from the skill's full manifest (parsed once).
-    private func compiled(_ skill: RegisteredSkill, _ intent: String) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
+    func compiled(_ skill: RegisteredSkill, _ intent: String) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
         if let s = schemas.withLock({ $0[skill.id]?[intent] }) { return .success(s) }
         guard let full = skill.manifest()?.intents.first(where: { $0.address == intent }) else {
             return .failure(SkillError(.loadFailed, "skill \(skill.id): its cached manifest cannot be read", hint: "touch \(skill.file.path) to have it scanned again", skillID: skill.id))
