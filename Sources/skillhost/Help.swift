@@ -44,7 +44,8 @@ enum Help {
     """
 
     static let invoke = """
-    USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--yes] [--json]
+    USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--yes]
+                           [--idempotency-key K] [--json]
 
     Calls INTENT. The input (default {}) is validated against the intent's schema first. The skill
     runs in its own worker process (unless the config lists it under "trusted"), so a crash, a hang
@@ -55,6 +56,9 @@ enum Help {
     Policy (the config's "policy") decides who may call what: a destructive intent asks a person at a
     terminal to confirm (on /dev/tty) and needs --yes from scripts; rate limits and denials end with
     kind denied naming the rule. Every call is appended to the audit log (state folder, audit.jsonl).
+    --idempotency-key K: a repeated K (same intent and input) within the window (config
+    "idempotencyWindowSeconds", default 24 h) returns the first call's result, marked "replayed",
+    instead of calling again; the same K with other input is invalid_input. Failed calls are not kept.
     --json prints {"ok":true,"skill":ID,"result":…} or {"ok":false,"error":{"kind":…,"message":…}};
     the exit code names the error kind (see skillhost --help).
     """

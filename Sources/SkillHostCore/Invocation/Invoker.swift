@@ -29,6 +29,8 @@ public final class Invoker: Sendable {
     /// Who may call what (surfaces, confirmation, rate limits).
     public let policy: Policy
     let audit: AuditLog
+    /// Results of calls made with an idempotency key.
+    let idempotency: IdempotencyStore
 
     init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String],
          workerPath: String) {
@@ -43,6 +45,7 @@ public final class Invoker: Sendable {
                                files: Dictionary(uniqueKeysWithValues: registry.skills.map { ($0.id, FileIdentity($0.file)) }))
         policy = Policy(config: config.policy, stateDir: paths.stateDir)
         audit = AuditLog(stateDir: paths.stateDir, settings: config.policy.audit)
+        idempotency = IdempotencyStore(stateDir: paths.stateDir, windowSeconds: config.idempotencyWindowSeconds)
     }
 
     /// What the audit line of a call needs that only the call knows.
@@ -116,7 +119,19 @@ public final class Invoker: Sendable {
         record.decision = decision
         if case .denied(let d) = decision { return .failure(d.error(skillID: binding.skill.id)) }
 
-        // 3. The chosen skill, then — for a failure that another skill might not have (crashed,
+        // 3. With an idempotency key: at most once per key (see `IdempotencyStore`).
+        guard let key = request.idempotencyKey else {
+            return attempts(bindings, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+        }
+        return idempotency.run(key: key, intent: binding.intent.address, input: input) {
+            attempts(bindings, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+        }
+    }
+
+    private func attempts(_ bindings: [IntentBinding], _ request: InvokeRequest, input: JSON, inputBytes: [UInt8], timeout: Int,
+                          deadline: DispatchTime, start: DispatchTime) -> Result<InvokeSuccess, SkillError> {
+        let binding = bindings[0]
+        // 4. The chosen skill, then — for a failure that another skill might not have (crashed,
         //    timeout, unavailable, quarantine included) and only for an intent the failing skill marks
         //    read-only or idempotent — the next skill for the intent that is neither quarantined nor
         //    unavailable. All share the one deadline.

@@ -3,12 +3,12 @@ import FoundationEssentials
 import Glibc
 import SkillHostCore
 
-/// `skillhost invoke INTENT [--input JSON|@FILE|-] [--timeout MS] [--yes] [--json]`
+/// `skillhost invoke INTENT [--input JSON|@FILE|-] [--timeout MS] [--yes] [--idempotency-key K] [--json]`
 /// The core decides whether a destructive intent needs confirming; this surface only asks the person.
 enum InvokeCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
-        do { try args.allow(["--input", "--timeout", "--yes"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        do { try args.allow(["--input", "--timeout", "--yes", "--idempotency-key"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         guard args.positionals.count == 1, let intent = args.positionals.first else {
             Out.error("skillhost: invoke needs exactly one INTENT\n\(Help.invoke)")
             return 2
@@ -34,6 +34,7 @@ enum InvokeCommand {
         defer { interrupts.cancel() }
         var request = InvokeRequest(intent: intent, input: input, caller: caller, timeoutMs: timeout, cancellation: cancellation)
         request.confirmed = args.flag("--yes")
+        request.idempotencyKey = args.values["--idempotency-key"]
         var outcome = host.invoke(request)
         if case .failure(let e) = outcome, e.needsConfirmation, caller == .human,
            askOnTerminal("Run destructive intent \(intent) of skill \(e.skillID ?? "?")? [y/N] ") {
