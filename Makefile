@@ -6,7 +6,9 @@ DEBUG      := $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 SKILLS_DIR ?= skills.d
 DEMO       := .build/demo
 
-.PHONY: all build build-debug c-skills install-skills demo test bench clean
+MCP_VENV   := .build/mcp-venv
+
+.PHONY: all build build-debug c-skills install-skills demo test bench clean mcp-venv
 
 all: build
 
@@ -30,9 +32,19 @@ install-skills: build
 demo: install-skills
 	@bash scripts/demo.sh $(RELEASE) $(SKILLS_DIR) $(DEMO)
 
-# Every test: unit tests per module, plugin tests, and end-to-end tests of the real binaries.
-test: build-debug
+# Every test: unit tests per module, plugin tests, and end-to-end tests of the real binaries; then
+# `skillhost mcp` driven by the official MCP Python client (from the venv below; never skipped).
+test: build-debug mcp-venv
 	SKILLHOST_BIN_DIR=$(DEBUG) $(SWIFT) test --disable-swift-testing
+	SKILLHOST_BIN_DIR=$(DEBUG) $(MCP_VENV)/bin/python Tests/MCP/test_mcp_client.py
+
+# A Python virtual environment with the official MCP SDK (`pip install mcp`), for the MCP client tests
+# and the MCP benchmark. Made once; fails loudly when python3-venv or the package index is missing.
+mcp-venv: $(MCP_VENV)/.installed
+$(MCP_VENV)/.installed:
+	python3 -m venv $(MCP_VENV) || { echo "python3 -m venv failed: install python3-venv (.ci/run does)"; exit 1; }
+	$(MCP_VENV)/bin/pip install -q --disable-pip-version-check mcp || { echo "pip install mcp failed: the MCP client tests cannot run"; exit 1; }
+	touch $@
 
 # Benchmarks (release build): scan/registration, invoke in-process and in a worker, worker memory and
 # crash recovery, each next to a baseline measured in the same run.

@@ -14,6 +14,7 @@ enum Help {
       doctor      Show refused files, intent conflicts, unhealthy skills and folder problems, with fixes
       unblock     Let calls reach a quarantined skill again
       new         Write a new skill project (Swift package or C) to build outside this repository
+      mcp         Serve the skills as MCP tools over stdio, for agent hosts (Claude Desktop, Cursor, …)
 
     GLOBAL OPTIONS:
       --skills-dir DIR     Skill folder (default: $SKILLHOST_PATH, colon-separated, else ./skills.d)
@@ -61,6 +62,16 @@ enum Help {
     instead of calling again; the same K with other input is invalid_input. Failed calls are not kept.
     --json prints {"ok":true,"skill":ID,"result":…} or {"ok":false,"error":{"kind":…,"message":…}};
     the exit code names the error kind (see skillhost --help).
+    """
+
+    static let mcp = """
+    USAGE: skillhost mcp
+
+    An MCP server (protocol 2025-11-25; 2025-06-18 and 2024-11-05 too) on stdin/stdout, for an agent
+    host to start. One tool per intent that policy lets agents call (destructive ones only when the
+    config's policy.agent.allowDestructive names them). Skills added, replaced or removed in the skill
+    folder while it runs appear as notifications/tools/list_changed. Logs go to stderr; it exits when
+    stdin ends. Client config: {"mcpServers":{"skillhost":{"command":"/path/skillhost","args":["mcp"]}}}
     """
 
     static let health = """

@@ -7,11 +7,11 @@ import SkillHostCore
 let commands: [String: (Arguments) -> Int32] = [
     "list": ListCommand.run, "inspect": InspectCommand.run, "invoke": InvokeCommand.run,
     "health": HealthCommand.run, "install": InstallCommand.run, "doctor": DoctorCommand.run, "unblock": UnblockCommand.run,
-    "new": NewCommand.run,
+    "new": NewCommand.run, "mcp": McpCommand.run,
 ]
 let helps: [String: String] = [
     "list": Help.list, "inspect": Help.inspect, "invoke": Help.invoke, "health": Help.health,
-    "install": Help.install, "doctor": Help.doctor, "unblock": Help.unblock, "new": Help.new,
+    "install": Help.install, "doctor": Help.doctor, "unblock": Help.unblock, "new": Help.new, "mcp": Help.mcp,
 ]
 
 ProtectedOutput.reserve()

@@ -86,7 +86,7 @@ public final class Invoker: Sendable {
         o["durationMs"] = .double((Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e4).rounded() / 100)
         // The input only with its schema, which says what is secret; never without it.
         if let input = record.input, let b = record.binding, case .success(let schema) = compiled(b.skill, b.intent.address) {
-            o["input"] = schema.input.redacted(input)
+            o["input"] = AuditLog.shortened(schema.input.redacted(input))
         }
         audit.record(.object(o))
     }

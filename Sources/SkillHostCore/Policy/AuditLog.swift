@@ -4,7 +4,7 @@ import Synchronization
 /// The append-only audit log: one JSON line per call in `$XDG_STATE_HOME/skillhost/audit.jsonl` —
 /// time, caller, intent, skill id and version, decision (allowed, confirmed, denied) and the rule that
 /// denied, outcome ("ok" or an error kind), duration, and the input with every field its schema marks
-/// `"secret": true` or `"writeOnly": true` replaced by "[redacted]".
+/// `"secret": true` or `"writeOnly": true` replaced by "[redacted]" (and long strings shortened).
 ///
 /// Each line is one `write` to a descriptor opened with O_APPEND, so lines from concurrent calls and
 /// from separate processes never interleave. When the file grows past `maxBytes` it is rotated under
@@ -56,6 +56,17 @@ final class AuditLog: Sendable {
             rename(path, path + ".1")
         }
         reopen(&s)
+    }
+
+    /// `v` with strings longer than 256 characters cut ("…, N bytes"), so a huge input does not
+    /// become a huge audit line.
+    static func shortened(_ v: JSON) -> JSON {
+        switch v {
+        case .string(let s) where s.utf8.count > 256: return .string(String(s.prefix(200)) + "…, \(s.utf8.count) bytes")
+        case .array(let a): return .array(a.map(shortened))
+        case .object(let o): return .object(JSONObject(o.map { ($0.key, shortened($0.value)) }))
+        default: return v
+        }
     }
 
     private static func inode(_ path: String) -> UInt64 {
