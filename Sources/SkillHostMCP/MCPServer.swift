@@ -10,7 +10,8 @@ import Synchronization
 /// Lifecycle: `initialize` (revision 2025-11-25, also 2025-06-18, 2025-03-26 and 2024-11-05),
 /// `notifications/initialized`, `ping`, `server/discover` (the 2026-07-28 probe), exit at end of input.
 /// Tools: `tools/list` (cursor pagination), `tools/call` (concurrent, each on a thread of the pool, with
-/// progress and cancellation), `notifications/tools/list_changed` when the skill folder changes.
+/// progress and cancellation), `notifications/tools/list_changed` when the skill folder changes (the
+/// surface passes the core's `SkillHost.watch` changes to `skillsChanged`).
 /// Logging: `logging/setLevel`, `notifications/message` (and every log line on stderr).
 public final class MCPServer: Sendable {
     public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
@@ -28,7 +29,7 @@ public final class MCPServer: Sendable {
         var logLevel = 1  // info
         /// Calls in flight by request id (serialized), for notifications/cancelled.
         var inFlight: [String: Cancellation] = [:]
-        /// The tool names last listed, to announce a change only when there is one.
+        /// The tools last listed (their JSON), to announce a change only when there is one.
         var listed: [String]?
     }
     private let state = Mutex(State())
@@ -150,7 +151,7 @@ public final class MCPServer: Sendable {
         let end = min(tools.count, start + pageSize)
         var o = JSONObject([("tools", .array(tools[start..<end].map(\.json)))])
         if end < tools.count { o["nextCursor"] = .string(String(end)) }
-        state.withLock { $0.listed = tools.map(\.name) }
+        state.withLock { $0.listed = tools.map(\.json.serialized) }
         return .object(o)
     }
 
@@ -222,13 +223,13 @@ public final class MCPServer: Sendable {
     // MARK: - Changes and logging
 
     /// Call when the skill folders changed: announces `notifications/tools/list_changed` when the
-    /// tools on offer differ from those last listed (and the client has initialized).
+    /// tools on offer (names, schemas, versions) differ from those last listed.
     public func skillsChanged(_ summary: String) {
-        log("info", summary)
-        let names = catalog.tools.map(\.name)
+        log("info", "skills changed: " + summary)
+        let tools = catalog.tools.map(\.json.serialized)
         let announce = state.withLock { s -> Bool in
-            guard s.initialized, s.listed != names else { return false }
-            s.listed = names
+            guard s.initialized, s.listed != tools else { return false }
+            s.listed = tools
             return true
         }
         if announce { transport.send(JSONRPC.notification("notifications/tools/list_changed", .object(JSONObject()))) }

@@ -1,95 +1,92 @@
 import Foundation
 import XCTest
 
-/// `skillhost mcp` spoken to in raw JSON-RPC lines: lifecycle and negotiation, malformed lines,
-/// unknown methods, batches, a huge message, pagination, concurrency (ping during a slow call), a
-/// skill writing to stdout during a call (the stream stays protocol only), exit at end of input.
-/// (The official Python client's tests are Tests/MCP/test_mcp_client.py, run by `make test`.)
-final class McpTests: EndToEndTestCase {
-    /// A running `skillhost mcp` with its stdin and a line reader on its stdout.
-    final class Server: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        private let lock = NSCondition()
-        private var lines: [String] = []
-        private var ended = false
+/// A running `skillhost mcp` with its stdin and a line reader on its stdout.
+final class McpServerProcess: @unchecked Sendable {
+    let process = Process()
+    let input = Pipe(), output = Pipe(), errors = Pipe()
+    private let lock = NSCondition()
+    private var lines: [String] = []
+    private var ended = false
 
-        init(_ executable: String, _ args: [String], environment: [String: String]) throws {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = args
-            process.environment = environment
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let handle = output.fileHandleForReading
-            Thread { [self] in
-                var pending: [UInt8] = []
-                while true {
-                    let d = handle.availableData
-                    if d.isEmpty { break }
-                    // Look for newlines in the new bytes only: a line of megabytes arrives in many chunks.
-                    for byte in d {
-                        if byte != 0x0a { pending.append(byte); continue }
-                        let line = String(decoding: pending, as: UTF8.self)
-                        pending.removeAll(keepingCapacity: true)
-                        lock.lock(); lines.append(line); lock.broadcast(); lock.unlock()
-                    }
-                }
-                lock.lock(); ended = true; lock.broadcast(); lock.unlock()
-            }.start()
-            Thread { [errors] in _ = errors.fileHandleForReading.readDataToEndOfFile() }.start()
-        }
-
-        func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
-
-        func send(_ object: [String: Any]) throws {
-            input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: object) + Data("\n".utf8))
-        }
-
-        /// Every line received so far, parsed (a line that is not a JSON object fails the test).
-        func messages(file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
-            lock.lock(); defer { lock.unlock() }
-            return lines.compactMap { l in
-                guard let o = (try? JSONSerialization.jsonObject(with: Data(l.utf8))) as? [String: Any] else {
-                    XCTFail("stdout carried a line that is not a JSON-RPC message: \(l)", file: file, line: line)
-                    return nil
-                }
-                return o
-            }
-        }
-
-        /// Waits for the first message matching `match`.
-        func wait(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
-                  _ match: ([String: Any]) -> Bool) throws -> [String: Any] {
-            let end = Date().addingTimeInterval(timeout)
+    init(_ executable: String, _ args: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = args
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let handle = output.fileHandleForReading
+        Thread { [self] in
+            var pending: [UInt8] = []
             while true {
-                if let m = messages(file: file, line: line).first(where: match) { return m }
-                lock.lock()
-                let done = ended
-                if !done { _ = lock.wait(until: min(end, Date().addingTimeInterval(0.05))) }
-                lock.unlock()
-                if done || Date() > end {
-                    XCTFail("no matching message within \(timeout) s; got \(messages())", file: file, line: line)
-                    throw HarnessError("timeout")
+                let d = handle.availableData
+                if d.isEmpty { break }
+                // Look for newlines in the new bytes only: a line of megabytes arrives in many chunks.
+                for byte in d {
+                    if byte != 0x0a { pending.append(byte); continue }
+                    let line = String(decoding: pending, as: UTF8.self)
+                    pending.removeAll(keepingCapacity: true)
+                    lock.lock(); lines.append(line); lock.broadcast(); lock.unlock()
                 }
             }
-        }
+            lock.lock(); ended = true; lock.broadcast(); lock.unlock()
+        }.start()
+        Thread { [errors] in _ = errors.fileHandleForReading.readDataToEndOfFile() }.start()
+    }
 
-        func response(_ id: Any, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-            try wait(timeout: timeout, file: file, line: line) { m in
-                m["method"] == nil && (m["id"] as? NSObject)?.isEqual(id) == true
+    func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+    func send(_ object: [String: Any]) throws {
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: object) + Data("\n".utf8))
+    }
+
+    /// Every line received so far, parsed (a line that is not a JSON object fails the test).
+    func messages(file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
+        lock.lock(); defer { lock.unlock() }
+        return lines.compactMap { l in
+            guard let o = (try? JSONSerialization.jsonObject(with: Data(l.utf8))) as? [String: Any] else {
+                XCTFail("stdout carried a line that is not a JSON-RPC message: \(l)", file: file, line: line)
+                return nil
             }
-        }
-
-        func close() { try? input.fileHandleForWriting.close() }
-
-        deinit {
-            if process.isRunning { process.terminate() }
+            return o
         }
     }
 
-    var server: Server!
+    /// Waits for the first message matching `match`.
+    func wait(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
+              _ match: ([String: Any]) -> Bool) throws -> [String: Any] {
+        let end = Date().addingTimeInterval(timeout)
+        while true {
+            if let m = messages(file: file, line: line).first(where: match) { return m }
+            lock.lock()
+            let done = ended
+            if !done { _ = lock.wait(until: min(end, Date().addingTimeInterval(0.05))) }
+            lock.unlock()
+            if done || Date() > end {
+                XCTFail("no matching message within \(timeout) s; got \(messages())", file: file, line: line)
+                throw HarnessError("timeout")
+            }
+        }
+    }
+
+    func response(_ id: Any, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        try wait(timeout: timeout, file: file, line: line) { m in
+            m["method"] == nil && (m["id"] as? NSObject)?.isEqual(id) == true
+        }
+    }
+
+    func close() { try? input.fileHandleForWriting.close() }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// Starts `skillhost mcp` on the test's skill folder, with helpers for its answers.
+class McpTestCase: EndToEndTestCase {
+    var server: McpServerProcess!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -106,7 +103,7 @@ final class McpTests: EndToEndTestCase {
     func start(initialize: Bool = true, environment extra: [String: String] = [:]) throws {
         var env = environment
         for (k, v) in extra { env[k] = v }
-        server = try Server(E2E.skillhostPath, ["mcp", "--skills-dir", skills], environment: env)
+        server = try McpServerProcess(E2E.skillhostPath, ["mcp", "--skills-dir", skills], environment: env)
         if initialize {
             try server.send(["jsonrpc": "2.0", "id": 0, "method": "initialize",
                              "params": ["protocolVersion": "2025-11-25", "capabilities": [:], "clientInfo": ["name": "raw-test", "version": "1"]]])
@@ -120,6 +117,31 @@ final class McpTests: EndToEndTestCase {
         return ((e["code"] as? Int) ?? 0, (e["message"] as? String) ?? "")
     }
 
+    private var nextID = 1000
+
+    /// tools/call NAME ARGS, waiting for its result.
+    func call(_ name: String, _ arguments: [String: Any] = [:], timeout: TimeInterval = 10) throws -> [String: Any] {
+        nextID += 1
+        let id = nextID
+        try server.send(["jsonrpc": "2.0", "id": id, "method": "tools/call", "params": ["name": name, "arguments": arguments]])
+        return try XCTUnwrap(try server.response(id, timeout: timeout)["result"] as? [String: Any])
+    }
+
+    /// The tools on offer now: name → tool.
+    func tools() throws -> [String: [String: Any]] {
+        nextID += 1
+        let id = nextID
+        try server.send(["jsonrpc": "2.0", "id": id, "method": "tools/list"])
+        let list = try XCTUnwrap((try server.response(id)["result"] as? [String: Any])?["tools"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0) })
+    }
+}
+
+/// `skillhost mcp` spoken to in raw JSON-RPC lines: lifecycle and negotiation, malformed lines,
+/// unknown methods, batches, a huge message, pagination, concurrency (ping during a slow call), a
+/// skill writing to stdout during a call (the stream stays protocol only), exit at end of input.
+/// (The official Python client's tests are Tests/MCP/test_mcp_client.py, run by `make test`.)
+final class McpTests: McpTestCase {
     // MARK: - Lifecycle
 
     func testInitializeNegotiatesTheVersionAndAnnouncesToolsAndLogging() throws {

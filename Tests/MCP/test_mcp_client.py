@@ -176,6 +176,22 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
             self.assertFalse(r.is_error)
             self.assertEqual(r.structured_content, {"wiped": True})
 
+    async def test_list_changed_after_a_skill_is_dropped_in_and_removed(self):
+        async with stdio_client(self.params()) as streams, self.session(streams) as s:
+            await s.initialize()
+            before = [t.name for t in (await s.list_tools()).tools]
+            self.assertNotIn("fixture.noise", before)
+            self.add("stdout_noise.so")
+            await self.wait_for_list_changed()
+            after = [t.name for t in (await s.list_tools()).tools]
+            self.assertIn("fixture.noise", after)
+            r = await s.call_tool("fixture.noise", {})
+            self.assertEqual(r.structured_content, {"quiet": True})
+            self.notifications.clear()
+            os.unlink(os.path.join(self.skills, "stdout_noise.so"))
+            await self.wait_for_list_changed()
+            self.assertNotIn("fixture.noise", [t.name for t in (await s.list_tools()).tools])
+
     async def wait_for_list_changed(self, timeout=5):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -11,14 +11,17 @@ import Synchronization
 /// not called, every outcome is recorded (`HealthTracker`), and a failed call of a read-only or
 /// idempotent intent falls back to the next healthy skill for it. Thread-safe.
 public final class Invoker: Sendable {
-    let registry: SkillRegistry
+    /// The current registry; `swap` replaces it whole, so a call sees the old or the new one.
+    var registry: SkillRegistry { current.withLock { $0 } }
+    private let current: Mutex<SkillRegistry>
     let config: HostConfig
     let paths: HostPaths
     let environment: [String: String]
     /// The `skillhost-worker` executable that runs skills in worker processes.
     let workerPath: String
-    /// Per skill id: compiled schemas per intent, the loaded runtime, and context prefixes per caller
-    /// kind — built on first use, so a call pays for lookups only.
+    /// Per skill file (`fileKey`: a replaced file is another key): compiled schemas per intent and the
+    /// loaded runtime; per skill id, context prefixes per caller kind — built on first use, so a call
+    /// pays for lookups only.
     private let schemas = Mutex<[String: [String: (input: JSONSchema, output: JSONSchema?)]]>([:])
     private let runtimes = Mutex<[String: any SkillRuntime]>([:])
     private let contextPrefixes = Mutex<[String: [String: String]]>([:])
@@ -34,7 +37,7 @@ public final class Invoker: Sendable {
 
     init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String],
          workerPath: String) {
-        self.registry = registry
+        current = Mutex(registry)
         self.workerPath = workerPath
         self.config = config
         self.paths = paths
@@ -53,6 +56,29 @@ public final class Invoker: Sendable {
         var binding: IntentBinding?
         var decision: PolicyDecision?
         var input: JSON?
+    }
+
+    /// Makes `new` the registry calls use. Calls in flight finish on what they started with; the runtimes
+    /// of files no longer registered (removed or replaced) are retired: a worker is stopped once every
+    /// call that could still be running on it has passed its deadline; an in-process skill stays loaded
+    /// (a Swift image cannot be unloaded) but gets no new calls.
+    func swap(to new: SkillRegistry) {
+        let keep = Set(new.skills.map(Self.fileKey))
+        current.withLock { $0 = new }
+        health.setFiles(Dictionary(uniqueKeysWithValues: new.skills.map { ($0.id, FileIdentity($0.file)) }))
+        let retired = runtimes.withLock { map -> [any SkillRuntime] in
+            let gone = map.keys.filter { !keep.contains($0) }
+            return gone.compactMap { map.removeValue(forKey: $0) }
+        }
+        schemas.withLock { map in for k in map.keys where !keep.contains(k) { map[k] = nil } }
+        guard !retired.isEmpty else { return }
+        let after = config.invokeTimeoutMs + config.workers.killGraceMs + Cancellation.graceMs
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(after)) { for r in retired { r.shutdown() } }
+    }
+
+    /// Identifies one file of one skill: a replaced or moved file, or a change of isolation, is another key.
+    static func fileKey(_ s: RegisteredSkill) -> String {
+        "\(s.id)|\(s.file.path)|\(s.file.inode)|\(s.file.mtimeNs)|\(s.isolation.rawValue)"
     }
 
     public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
@@ -108,6 +134,7 @@ public final class Invoker: Sendable {
         record.input = input
 
         // 2. Someone must serve the intent, and let this caller call it.
+        let registry = self.registry
         let bindings = registry.bindings(for: request.intent)
         guard let binding = bindings.first else {
             let near = registry.suggestions(for: request.intent)
@@ -278,11 +305,12 @@ public final class Invoker: Sendable {
     /// config marks trusted (`Isolation.inProcess`), else in a worker process (`WorkerRuntime`, which
     /// starts its worker on the first call).
     func runtime(for skill: RegisteredSkill) -> Result<any SkillRuntime, SkillError> {
-        if let r = runtimes.withLock({ $0[skill.id] }) { return .success(r) }
+        let key = Self.fileKey(skill)
+        if let r = runtimes.withLock({ $0[key] }) { return .success(r) }
         let made: any SkillRuntime
         switch skill.isolation {
         case .inProcess:
-            switch InProcessSkill.load(skill) {
+            switch InProcessSkill.load(skill, copiesIn: paths.stateDir + "/loaded") {
             case .success(let r): made = r
             case .failure(let e): return .failure(e)
             }
@@ -290,8 +318,8 @@ public final class Invoker: Sendable {
             made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: config.workers)
         }
         return .success(runtimes.withLock { map in
-            if let r = map[skill.id] { return r }
-            map[skill.id] = made
+            if let r = map[key] { return r }
+            map[key] = made
             return made
         })
     }
@@ -305,14 +333,15 @@ public final class Invoker: Sendable {
 
     /// The compiled input and output schemas of `intent`, from the skill's full manifest (parsed once).
     func compiled(_ skill: RegisteredSkill, _ intent: String) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
-        if let s = schemas.withLock({ $0[skill.id]?[intent] }) { return .success(s) }
+        let key = Self.fileKey(skill)
+        if let s = schemas.withLock({ $0[key]?[intent] }) { return .success(s) }
         guard let full = skill.manifest()?.intents.first(where: { $0.address == intent }) else {
             return .failure(SkillError(.loadFailed, "skill \(skill.id): its cached manifest cannot be read", hint: "touch \(skill.file.path) to have it scanned again", skillID: skill.id))
         }
         do {
             let input = try JSONSchema(full.inputSchema)
             let output = try full.outputSchema.map { j throws(JSONSchema.CompileError) in try JSONSchema(j) }
-            schemas.withLock { $0[skill.id, default: [:]][intent] = (input, output) }
+            schemas.withLock { $0[key, default: [:]][intent] = (input, output) }
             return .success((input, output))
         } catch {
             return .failure(SkillError(.loadFailed, "skill \(skill.id): a schema of \(intent) is invalid: \(error)", skillID: skill.id))

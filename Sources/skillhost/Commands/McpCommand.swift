@@ -15,6 +15,10 @@ enum McpCommand {
         // $SKILLHOST_MCP_PAGE_SIZE: tools per tools/list page (default 100; tests use small pages).
         let pageSize = getenv("SKILLHOST_MCP_PAGE_SIZE").flatMap { Int(String(cString: $0)) } ?? 100
         let server = MCPServer(host: host, pageSize: pageSize)
+        // Skills dropped into, replaced in or removed from the folder while serving.
+        if !host.watch({ server.skillsChanged($0.description) }) {
+            Out.error("skillhost mcp: warning: cannot watch the skill folders; skills added later need a restart")
+        }
         let code = server.run()
         host.shutdown()
         return code
