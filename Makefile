@@ -47,9 +47,11 @@ $(MCP_VENV)/.installed:
 	touch $@
 
 # Benchmarks (release build): scan/registration, invoke in-process and in a worker, worker memory and
-# crash recovery, each next to a baseline measured in the same run.
-bench: build
+# crash recovery, each next to a baseline measured in the same run; then `skillhost mcp` next to an
+# echo server written with the Python MCP SDK, and the time from a .so landing to list_changed.
+bench: build mcp-venv
 	SKILLHOST_BIN_DIR=$(RELEASE) $(RELEASE)/skillhost-bench
+	$(MCP_VENV)/bin/python Benchmarks/mcp_bench.py --bin $(RELEASE)
 
 clean:
 	$(SWIFT) package clean
