@@ -9,7 +9,9 @@ DEMO       := .build/demo
 # team builds a skill; one release build serves `make build` and `make test`.
 MAIL_SKILL := Plugins/MailSkill/.build/release/libMailSkill.so
 
-.PHONY: all build build-debug c-skills mail-skill install-skills demo test bench clean
+MCP_VENV   := .build/mcp-venv
+
+.PHONY: all build build-debug c-skills mail-skill install-skills demo test bench clean mcp-venv
 
 all: build
 
@@ -39,18 +41,30 @@ install-skills: build
 demo: install-skills
 	@bash scripts/demo.sh $(RELEASE) $(SKILLS_DIR) $(DEMO)
 
-# Every test: unit tests per module, plugin tests, and end-to-end tests of the real binaries. The mail
-# skill's own package tests run first, so the main suite's summary comes last; the end-to-end tests load
-# the release libMailSkill.so through SKILLHOST_MAIL_SKILL.
-test: build-debug
+# Every test: unit tests per module, plugin tests, and end-to-end tests of the real binaries; then
+# `skillhost mcp` driven by the official MCP Python client (from the venv below; never skipped). The
+# mail skill's own package tests run first; the end-to-end tests load the release libMailSkill.so
+# through SKILLHOST_MAIL_SKILL. The main suite's summary comes last but one: the MCP client's is last.
+test: build-debug mcp-venv
 	$(MAKE) --no-print-directory mail-skill
 	$(SWIFT) test --package-path Plugins/MailSkill --disable-swift-testing
 	SKILLHOST_BIN_DIR=$(DEBUG) SKILLHOST_MAIL_SKILL=$(abspath $(MAIL_SKILL)) $(SWIFT) test --disable-swift-testing
+	SKILLHOST_BIN_DIR=$(DEBUG) $(MCP_VENV)/bin/python Tests/MCP/test_mcp_client.py
+
+# A Python virtual environment with the official MCP SDK (`pip install mcp`), for the MCP client tests
+# and the MCP benchmark. Made once; fails loudly when python3-venv or the package index is missing.
+mcp-venv: $(MCP_VENV)/.installed
+$(MCP_VENV)/.installed:
+	python3 -m venv $(MCP_VENV) || { echo "python3 -m venv failed: install python3-venv (.ci/run does)"; exit 1; }
+	$(MCP_VENV)/bin/pip install -q --disable-pip-version-check mcp || { echo "pip install mcp failed: the MCP client tests cannot run"; exit 1; }
+	touch $@
 
 # Benchmarks (release build): scan/registration, invoke in-process and in a worker, worker memory and
-# crash recovery, each next to a baseline measured in the same run.
-bench: build
+# crash recovery, each next to a baseline measured in the same run; then `skillhost mcp` next to an
+# echo server written with the Python MCP SDK, and the time from a .so landing to list_changed.
+bench: build mcp-venv
 	SKILLHOST_BIN_DIR=$(RELEASE) $(RELEASE)/skillhost-bench
+	$(MCP_VENV)/bin/python Benchmarks/mcp_bench.py --bin $(RELEASE)
 
 clean:
 	$(SWIFT) package clean

@@ -29,7 +29,9 @@ let package = Package(
 
         // The host: scanner, loader, registry, invoker.
         .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire"]),
-        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore"]),
+        // The agent surface: MCP (JSON-RPC over stdio) as a thin adapter over the core. No Foundation.
+        .target(name: "SkillHostMCP", dependencies: ["SkillHostCore", "SkillWire"]),
+        .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillHostMCP"]),
         // Reads manifests in a child process and runs skills in isolated worker processes. No Foundation.
         .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI", "SkillWire"]),
 

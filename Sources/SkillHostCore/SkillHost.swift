@@ -25,6 +25,29 @@ public struct HostOptions: Sendable {
     }
 }
 
+/// What a rescan changed, by skill id.
+public struct RegistryChange: Sendable, Equatable, CustomStringConvertible {
+    public var added: [String] = []
+    public var removed: [String] = []
+    /// Same id, another file (a new version, or the same version rebuilt).
+    public var replaced: [String] = []
+
+    public var isEmpty: Bool { added.isEmpty && removed.isEmpty && replaced.isEmpty }
+
+    init(old: SkillRegistry, new: SkillRegistry) {
+        for s in new.skills {
+            guard let o = old.skill(id: s.id) else { added.append(s.id); continue }
+            if FileIdentity(o.file) != FileIdentity(s.file) || o.summary != s.summary { replaced.append(s.id) }
+        }
+        removed = old.skills.map(\.id).filter { new.skill(id: $0) == nil }
+    }
+
+    public var description: String {
+        isEmpty ? "no change" : [("added", added), ("replaced", replaced), ("removed", removed)]
+            .filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1.joined(separator: ", "))" }.joined(separator: "; ")
+    }
+}
+
 /// What `SkillHost.install` did.
 public struct Installation: Sendable {
     /// Where the file now is.
@@ -40,8 +63,12 @@ public final class SkillHost: Sendable {
     public let paths: HostPaths
     public let config: HostConfig
     public let directories: [String]
-    public let scan: ScanReport
-    public let registry: SkillRegistry
+    /// The last scan of the skill folders (see `rescan`).
+    public var scan: ScanReport { lastScan.withLock { $0 } }
+    private let lastScan: Mutex<ScanReport>
+    /// The skills calls go to now: replaced whole by `rescan`, so a reader sees the old or the new
+    /// registry, never half of one.
+    public var registry: SkillRegistry { invoker.registry }
     public let invoker: Invoker
     let workerPath: String
     /// The IANA name of the time zone calls run in (see `HostTimeZone`).
@@ -57,18 +84,55 @@ public final class SkillHost: Sendable {
         directories = HostPaths.skillDirectories(explicit: options.skillsDir, environment: options.environment)
         workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
         scanTimeoutMs = options.scanTimeoutMs ?? config.scanTimeoutMs
-        let scanner = Scanner(directories: directories, workerPath: workerPath,
-                              cachePath: paths.stateDir + "/scan-cache", deadline: .milliseconds(scanTimeoutMs))
-        scan = scanner.scan()
-        // Isolation by default: only the host's owner (the config) can let a skill into this process.
-        let trusted = config.trusted
-        registry = SkillRegistry(scan.skills.map {
+        let report = Self.scanFolders(directories, workerPath: workerPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs)
+        lastScan = Mutex(report)
+        invoker = Invoker(registry: Self.registry(of: report, trusted: config.trusted), config: config, paths: paths, timeZone: timeZone,
+                          environment: options.environment, workerPath: workerPath)
+        if config.workers.eager { startWorkers() }
+    }
+
+    private static func scanFolders(_ directories: [String], workerPath: String, stateDir: String, timeoutMs: Int) -> ScanReport {
+        Scanner(directories: directories, workerPath: workerPath, cachePath: stateDir + "/scan-cache",
+                deadline: .milliseconds(timeoutMs)).scan()
+    }
+
+    /// Isolation by default: only the host's owner (the config) can let a skill into this process.
+    private static func registry(of report: ScanReport, trusted: Set<String>) -> SkillRegistry {
+        SkillRegistry(report.skills.map {
             RegisteredSkill(summary: $0.summary, manifestText: $0.manifestText, file: $0.file,
                             isolation: trusted.contains($0.summary.id) ? .inProcess : .process)
         })
-        invoker = Invoker(registry: registry, config: config, paths: paths, timeZone: timeZone, environment: options.environment,
-                          workerPath: workerPath)
-        if config.workers.eager { startWorkers() }
+    }
+
+    // MARK: - Changes while running
+
+    /// Scans the skill folders again (the scan cache answers for unchanged files) and swaps in the new
+    /// registry atomically. Calls in flight finish on the file they started with; a replaced or
+    /// removed file's worker is stopped after their deadline (see `Invoker.swap`).
+    @discardableResult
+    public func rescan() -> RegistryChange {
+        let report = Self.scanFolders(directories, workerPath: workerPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs)
+        let new = Self.registry(of: report, trusted: config.trusted)
+        let change = rescanLock.withLock { _ -> RegistryChange in
+            let old = invoker.registry
+            lastScan.withLock { $0 = report }
+            invoker.swap(to: new)
+            return RegistryChange(old: old, new: new)
+        }
+        if config.workers.eager && !change.isEmpty { startWorkers() }
+        return change
+    }
+    private let rescanLock = Mutex(())
+
+    /// Watches the skill folders (inotify) and calls `rescan` when `.so` files are added, replaced or
+    /// removed — only once a file is complete (see `SkillFolderWatcher`) — then `changed` with what
+    /// changed, when anything did. False when the folders cannot be watched.
+    public func watch(_ changed: @escaping @Sendable (RegistryChange) -> Void) -> Bool {
+        guard let w = SkillFolderWatcher(directories: directories.map(Scanner.absolute), changed: { [self] in
+            let change = rescan()
+            if !change.isEmpty { changed(change) }
+        }) else { return false }
+        return w.start()
     }
 
     /// Starts the worker of every skill that runs in one, in parallel, without waiting for them
@@ -216,16 +280,7 @@ public final class SkillHost: Sendable {
         guard fd >= 0 else {
             return .failure(SkillError(.internal, "cannot create \"\(tmp)\": \(String(cString: strerror(errno)))", hint: "check that you can write to \(folder)"))
         }
-        let ok = data.withUnsafeBytes { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                off += n
-            }
-            return fchmod(fd, 0o755) == 0 && fsync(fd) == 0
-        }
+        let ok = StateFile.writeAll(fd, [UInt8](data)) && fchmod(fd, 0o755) == 0 && fsync(fd) == 0
         close(fd)
         guard ok, rename(tmp, target) == 0 else {
             let why = String(cString: strerror(errno))

@@ -11,7 +11,8 @@ struct Arguments {
     /// Options that take a value; everything else starting with "--" is a flag.
     static let valued: Set<String> = ["--skills-dir", "--config", "--scan-timeout", "--input", "--timeout",
                                       "--lang", "--dir", "--id", "--vendor", "--sdk",
-                                      "--now", "--time-zone", "--locale", "--request", "--limit"]
+                                      "--now", "--time-zone", "--locale", "--request", "--limit",
+                                      "--idempotency-key"]
 
     init(_ argv: [String]) throws(UsageError) {
         var i = 0

@@ -18,6 +18,7 @@ enum Help {
       ask         Say what you want in a sentence (English or Chinese); skills run in parallel, one answer
       traces      List the recent ask requests (their traces)
       replay      Run a recorded request again and show what differs (--check: exit 1 if anything does)
+      mcp         Serve the skills as MCP tools over stdio, for agent hosts (Claude Desktop, Cursor, …)
 
     GLOBAL OPTIONS:
       --skills-dir DIR     Skill folder (default: $SKILLHOST_PATH, colon-separated, else ./skills.d)
@@ -48,7 +49,8 @@ enum Help {
     """
 
     static let invoke = """
-    USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--json]
+    USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--yes]
+                           [--idempotency-key K] [--json]
 
     Calls INTENT. The input (default {}) is validated against the intent's schema first. The skill
     runs in its own worker process (unless the config lists it under "trusted"), so a crash, a hang
@@ -56,8 +58,24 @@ enum Help {
     A quarantined skill is not called. When the chosen skill fails with crashed, timeout or
     unavailable and the intent is read-only or idempotent, the call goes to the next skill that
     declares the intent and is not quarantined or unavailable ("fallback" in --json).
+    Policy (the config's "policy") decides who may call what: a destructive intent asks a person at a
+    terminal to confirm (on /dev/tty) and needs --yes from scripts; rate limits and denials end with
+    kind denied naming the rule. Every call is appended to the audit log (state folder, audit.jsonl).
+    --idempotency-key K: a repeated K (same intent and input) within the window (config
+    "idempotencyWindowSeconds", default 24 h) returns the first call's result, marked "replayed",
+    instead of calling again; the same K with other input is invalid_input. Failed calls are not kept.
     --json prints {"ok":true,"skill":ID,"result":…} or {"ok":false,"error":{"kind":…,"message":…}};
     the exit code names the error kind (see skillhost --help).
+    """
+
+    static let mcp = """
+    USAGE: skillhost mcp
+
+    An MCP server (protocol 2025-11-25; 2025-06-18 and 2024-11-05 too) on stdin/stdout, for an agent
+    host to start. One tool per intent that policy lets agents call (destructive ones only when the
+    config's policy.agent.allowDestructive names them). Skills added, replaced or removed in the skill
+    folder while it runs appear as notifications/tools/list_changed. Logs go to stderr; it exits when
+    stdin ends. Client config: {"mcpServers":{"skillhost":{"command":"/path/skillhost","args":["mcp"]}}}
     """
 
     static let health = """

@@ -7,13 +7,13 @@ import SkillHostCore
 let commands: [String: (Arguments) -> Int32] = [
     "list": ListCommand.run, "inspect": InspectCommand.run, "invoke": InvokeCommand.run,
     "health": HealthCommand.run, "install": InstallCommand.run, "doctor": DoctorCommand.run, "unblock": UnblockCommand.run,
-    "new": NewCommand.run, "validate": ValidateCommand.run,
+    "new": NewCommand.run, "validate": ValidateCommand.run, "mcp": McpCommand.run,
     "ask": AskCommand.run, "replay": ReplayCommand.run, "traces": TracesCommand.run,
 ]
 let helps: [String: String] = [
     "list": Help.list, "inspect": Help.inspect, "invoke": Help.invoke, "health": Help.health,
     "install": Help.install, "doctor": Help.doctor, "unblock": Help.unblock, "new": Help.new, "validate": Help.validate,
-    "ask": Help.ask, "replay": Help.replay, "traces": Help.traces,
+    "mcp": Help.mcp, "ask": Help.ask, "replay": Help.replay, "traces": Help.traces,
 ]
 
 ProtectedOutput.reserve()

@@ -166,10 +166,11 @@ final class IsolationTests: EndToEndTestCase {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        // Wait for the worker to be serving the call.
+        // Wait for the worker to be serving the call (not the scan process, which names the folder too).
+        func serving() -> [(pid: Int32, cmdline: String)] { workerProcesses().filter { $0.cmdline.contains(" serve ") } }
         let start = Date()
-        while workerProcesses().isEmpty && Date().timeIntervalSince(start) < 10 { usleep(20_000) }
-        let workers = workerProcesses()
+        while serving().isEmpty && Date().timeIntervalSince(start) < 10 { usleep(20_000) }
+        let workers = serving()
         XCTAssertEqual(workers.count, 1, "one worker serves the call: \(workers)")
         usleep(100_000)
         kill(p.processIdentifier, SIGKILL)

@@ -9,7 +9,9 @@ import FoundationEssentials
 ///       "locale": "zh-CN", "timeZone": "Asia/Shanghai",
 ///       "trusted": ["dev.skillhost.units"],
 ///       "workers": { "memoryLimitMB": 1024, "openFiles": 256, "cpuSecondsPerCall": 60, "killGraceMs": 200 },
-///       "health": { "quarantineAfterCrashes": 3, "windowSeconds": 600, "slowProbeMs": 2000 }
+///       "health": { "quarantineAfterCrashes": 3, "windowSeconds": 600, "slowProbeMs": 2000 },
+///       "policy": { "skills": { "dev.skillhost.reminders": { "agent": false } }, "rateLimits": { … } },
+///       "idempotencyWindowSeconds": 86400
 ///     }
 ///
 /// `skills.<id>` is handed to that skill, and only to it, as `config` in its call context. Strings in
@@ -33,6 +35,10 @@ public struct HostConfig: Sendable {
     public var health = HealthSettings()
     /// The agent engine (see `AgentSettings`).
     public var agent = AgentSettings()
+    /// Who may call what, confirmation, rate limits, the audit log (see `PolicyConfig`).
+    public var policy = PolicyConfig()
+    /// How long `--idempotency-key` remembers a call's result. Default 24 h.
+    public var idempotencyWindowSeconds = 86_400
     /// The file this came from, if any.
     public var source: String?
 
@@ -85,6 +91,12 @@ public struct HostConfig: Sendable {
             case "workers": c.workers = try WorkerSettings(m.value, file: path)
             case "health": c.health = try HealthSettings(m.value, file: path)
             case "agent": c.agent = try AgentSettings(m.value, file: path)
+            case "policy": c.policy = try PolicyConfig(m.value, file: path)
+            case "idempotencyWindowSeconds":
+                guard let v = m.value.intValue, v > 0 else {
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"idempotencyWindowSeconds\" must be a positive integer (seconds), found \(m.value.serialized)")
+                }
+                c.idempotencyWindowSeconds = Int(v)
             case "locale": c.locale = m.value.stringValue
             case "timeZone": c.timeZone = m.value.stringValue
             default:

@@ -30,54 +30,25 @@ public struct HealthRecord: Sendable, Equatable {
 /// A value type holding only the path; safe to use from any thread (the lock is per process and file).
 struct HealthStore: Sendable {
     let path: String
+    private var file: StateFile { StateFile(path: path) }
 
     init(stateDir: String) { path = stateDir + "/health.json" }
 
-    func load() -> [String: SkillHealth] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [:] }
-        defer { close(fd) }
-        return Self.parse(Self.readAll(fd))
-    }
+    func load() -> [String: SkillHealth] { Self.parse(file.read() ?? []) }
 
     /// Applies `change` to the stored entries under the lock and writes the result; returns it.
     @discardableResult
     func update(_ change: (inout [String: SkillHealth]) -> Void) -> [String: SkillHealth] {
-        let dir = PathText.directory(of: path)
-        if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
-        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if lock >= 0 {
-            while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
-        }
-        defer { if lock >= 0 { close(lock) } }  // closing releases the lock
-        var entries = load()
-        change(&entries)
-        let doc = JSON.object(JSONObject(entries.keys.sorted().map { (key: $0, value: entries[$0]!.json) }))
-        var bytes: [UInt8] = []
-        doc.write(to: &bytes)
-        bytes.append(0x0a)
-        let tmp = path + ".tmp.\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            HostLog.warning("cannot write \(tmp): \(String(cString: strerror(errno)))")
+        file.locked {
+            var entries = load()
+            change(&entries)
+            let doc = JSON.object(JSONObject(entries.keys.sorted().map { (key: $0, value: entries[$0]!.json) }))
+            var bytes: [UInt8] = []
+            doc.write(to: &bytes)
+            bytes.append(0x0a)
+            file.replace(with: bytes)
             return entries
         }
-        let ok = bytes.withUnsafeBytes { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                off += n
-            }
-            return true
-        }
-        close(fd)
-        if !ok || rename(tmp, path) != 0 {
-            HostLog.warning("cannot write \(path): \(String(cString: strerror(errno)))")
-            unlink(tmp)
-        }
-        return entries
     }
 
     /// Modification time of the file in ns, or 0 when there is none (to notice other processes' writes).
@@ -94,16 +65,5 @@ struct HealthStore: Sendable {
             if let e = SkillHealth(json: m.value) { out[m.key] = e }
         }
         return out
-    }
-
-    private static func readAll(_ fd: Int32) -> [UInt8] {
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return out }
-            out.append(contentsOf: chunk[0..<n])
-        }
     }
 }

@@ -16,8 +16,9 @@ import Synchronization
 final class HealthTracker: Sendable {
     let store: HealthStore
     let settings: HealthSettings
-    /// Registered skill id → the file the registry has for it.
-    let files: [String: FileIdentity]
+    /// Registered skill id → the file the registry has for it (replaced when the registry is).
+    var files: [String: FileIdentity] { fileMap.withLock { $0 } }
+    private let fileMap: Mutex<[String: FileIdentity]>
 
     private struct State {
         var view: [String: SkillHealth] = [:]
@@ -31,7 +32,7 @@ final class HealthTracker: Sendable {
     init(stateDir: String, settings: HealthSettings, files: [String: FileIdentity]) {
         store = HealthStore(stateDir: stateDir)
         self.settings = settings
-        self.files = files
+        fileMap = Mutex(files)
         let stamp = store.stamp()
         let view = stamp == 0 ? [:] : store.load()
         state.withLock { $0.view = view; $0.stamp = stamp; $0.checkedAt = DispatchTime.now().uptimeNanoseconds }
@@ -42,6 +43,9 @@ final class HealthTracker: Sendable {
     }
 
     static func now() -> Int { Int(time(nil)) }
+
+    /// The registry changed: from now on, entries are about these files (a replaced file starts over).
+    func setFiles(_ files: [String: FileIdentity]) { fileMap.withLock { $0 = files } }
 
     /// The entry of skill `id` as it stands now (a fresh `ok` one for a skill never seen, or whose
     /// file changed since the entry was written; `degraded` reads as `ok` once the window passed).

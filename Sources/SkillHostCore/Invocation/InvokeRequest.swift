@@ -17,6 +17,11 @@ public struct InvokeRequest: Sendable {
     public var situation: CallSituation?
     /// Context-store entries the skill reads in place of the shared store's (see `ContextView`).
     public var contextView: ContextView?
+    /// The caller confirmed a destructive intent: a person answered yes, or automation passed `--yes`.
+    public var confirmed = false
+    /// `--idempotency-key`: a repeated key (same intent and input) within the configured window returns
+    /// the first call's result instead of calling again (see `IdempotencyStore`).
+    public var idempotencyKey: String?
 
     public init(intent: String, input: String, caller: Caller, timeoutMs: Int? = nil,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil,
@@ -51,12 +56,15 @@ public struct InvokeSuccess: Sendable {
     public var durationMs: Double
     /// The skills tried before `skillID` answered, and how each failed (empty when the first answered).
     public var fallback: [(skill: String, error: SkillError)] = []
+    /// The result of an earlier call with the same idempotency key, not a new call.
+    public var replayed = false
 
     /// The JSON contract of `skillhost invoke --json`.
     public var json: JSON {
         var o = JSONObject([("ok", .bool(true)), ("skill", .string(skillID)), ("version", .string(skillVersion)),
                             ("intent", .string(intent)), ("result", result)])
         if let message { o["message"] = .string(message) }
+        if replayed { o["replayed"] = .bool(true) }
         if !fallback.isEmpty {
             o["fallback"] = .array(fallback.map { f in
                 var e = f.error.json.objectValue!

@@ -4,20 +4,24 @@ import Glibc
 import SkillABI
 import Synchronization
 
-/// Calls intents: checks the caller may, validates the input against the intent's schema before any
+/// Calls intents: asks the policy whether the caller may (once per call: `Policy.decide`), records
+/// every call in the audit log, validates the input against the intent's schema before any
 /// skill code sees it, loads the skill, enforces the deadline, checks the result, and maps every
 /// failure to a `SkillError`. Also the one place for the health rules of calls: a quarantined skill is
 /// not called, every outcome is recorded (`HealthTracker`), and a failed call of a read-only or
 /// idempotent intent falls back to the next healthy skill for it. Thread-safe.
 public final class Invoker: Sendable {
-    let registry: SkillRegistry
+    /// The current registry; `swap` replaces it whole, so a call sees the old or the new one.
+    var registry: SkillRegistry { current.withLock { $0 } }
+    private let current: Mutex<SkillRegistry>
     let config: HostConfig
     let paths: HostPaths
     let environment: [String: String]
     /// The `skillhost-worker` executable that runs skills in worker processes.
     let workerPath: String
-    /// Per skill id: compiled schemas per intent, the loaded runtime, and context prefixes per caller
-    /// kind — built on first use, so a call pays for lookups only.
+    /// Per skill file (`fileKey`: a replaced file is another key): compiled schemas per intent and the
+    /// loaded runtime; per skill id, context prefixes per caller kind — built on first use, so a call
+    /// pays for lookups only.
     private let schemas = Mutex<[String: [String: (input: JSONSchema, output: JSONSchema?)]]>([:])
     private let runtimes = Mutex<[String: any SkillRuntime]>([:])
     private let contextPrefixes = Mutex<[String: [String: String]]>([:])
@@ -25,10 +29,15 @@ public final class Invoker: Sendable {
     let clock: CallClock
     /// Every registered skill's health: read before a call (quarantine, fallback), written after it.
     let health: HealthTracker
+    /// Who may call what (surfaces, confirmation, rate limits).
+    public let policy: Policy
+    let audit: AuditLog
+    /// Results of calls made with an idempotency key.
+    let idempotency: IdempotencyStore
 
     init(registry: SkillRegistry, config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String],
          workerPath: String) {
-        self.registry = registry
+        current = Mutex(registry)
         self.workerPath = workerPath
         self.config = config
         self.paths = paths
@@ -37,10 +46,78 @@ public final class Invoker: Sendable {
         clock = CallClock(environment: environment)
         health = HealthTracker(stateDir: paths.stateDir, settings: config.health,
                                files: Dictionary(uniqueKeysWithValues: registry.skills.map { ($0.id, FileIdentity($0.file)) }))
+        policy = Policy(config: config.policy, stateDir: paths.stateDir)
+        audit = AuditLog(stateDir: paths.stateDir, settings: config.policy.audit)
+        idempotency = IdempotencyStore(stateDir: paths.stateDir, windowSeconds: config.idempotencyWindowSeconds)
+    }
+
+    /// What the audit line of a call needs that only the call knows.
+    struct CallRecord {
+        var binding: IntentBinding?
+        var decision: PolicyDecision?
+        var input: JSON?
+    }
+
+    /// Makes `new` the registry calls use. Calls in flight finish on what they started with; the runtimes
+    /// of files no longer registered (removed or replaced) are retired: a worker is stopped once every
+    /// call that could still be running on it has passed its deadline; an in-process skill stays loaded
+    /// (a Swift image cannot be unloaded) but gets no new calls.
+    func swap(to new: SkillRegistry) {
+        let keep = Set(new.skills.map(Self.fileKey))
+        current.withLock { $0 = new }
+        health.setFiles(Dictionary(uniqueKeysWithValues: new.skills.map { ($0.id, FileIdentity($0.file)) }))
+        let retired = runtimes.withLock { map -> [any SkillRuntime] in
+            let gone = map.keys.filter { !keep.contains($0) }
+            return gone.compactMap { map.removeValue(forKey: $0) }
+        }
+        schemas.withLock { map in for k in map.keys where !keep.contains(k) { map[k] = nil } }
+        guard !retired.isEmpty else { return }
+        let after = config.invokeTimeoutMs + config.workers.killGraceMs + Cancellation.graceMs
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(after)) { for r in retired { r.shutdown() } }
+    }
+
+    /// Identifies one file of one skill: a replaced or moved file, or a change of isolation, is another key.
+    static func fileKey(_ s: RegisteredSkill) -> String {
+        "\(s.id)|\(s.file.path)|\(s.file.inode)|\(s.file.mtimeNs)|\(s.isolation.rawValue)"
     }
 
     public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
         let start = DispatchTime.now()
+        var record = CallRecord()
+        let outcome = run(request, start: start, record: &record)
+        audit(request, record, outcome, start: start)
+        return outcome
+    }
+
+    /// One line of the audit log (see `AuditLog`).
+    func audit(_ request: InvokeRequest, _ record: CallRecord, _ outcome: Result<InvokeSuccess, SkillError>, start: DispatchTime) {
+        guard config.policy.audit.enabled else { return }
+        var o = JSONObject([("time", .string(TimeText.nowUTC())), ("caller", .string(request.caller.kind))])
+        if case .agent(let host) = request.caller { o["agentHost"] = .string(host) }
+        o["intent"] = .string(record.binding?.intent.address ?? request.intent)
+        if let b = record.binding {
+            o["skill"] = .string((try? outcome.get())?.skillID ?? b.skill.id)
+            o["version"] = .string((try? outcome.get())?.skillVersion ?? b.skill.summary.version.description)
+        }
+        o["decision"] = .string(record.decision?.name ?? "none")
+        switch outcome {
+        case .success(let s):
+            o["outcome"] = .string("ok")
+            if s.replayed { o["replayed"] = .bool(true) }
+        case .failure(let e):
+            o["outcome"] = .string(e.kind.rawValue)
+            if let rule = e.rule { o["rule"] = .string(rule) }
+        }
+        if let key = request.idempotencyKey { o["idempotencyKey"] = .string(key) }
+        o["durationMs"] = .double((Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e4).rounded() / 100)
+        // The input only with its schema, which says what is secret; never without it.
+        if let input = record.input, let b = record.binding, case .success(let schema) = compiled(b.skill, b.intent.address) {
+            o["input"] = AuditLog.shortened(schema.input.redacted(input))
+        }
+        audit.record(.object(o))
+    }
+
+    private func run(_ request: InvokeRequest, start: DispatchTime, record: inout CallRecord) -> Result<InvokeSuccess, SkillError> {
         let timeout = request.timeoutMs ?? config.invokeTimeoutMs
         let deadline = start + .milliseconds(timeout)
 
@@ -54,20 +131,34 @@ public final class Invoker: Sendable {
         guard case .object = input else {
             return .failure(SkillError(.invalidInput, "input for \(request.intent) must be a JSON object, found \(input.typeDescription)"))
         }
+        record.input = input
 
         // 2. Someone must serve the intent, and let this caller call it.
+        let registry = self.registry
         let bindings = registry.bindings(for: request.intent)
         guard let binding = bindings.first else {
             let near = registry.suggestions(for: request.intent)
             return .failure(SkillError(.noSkill, "no skill declares the intent \"\(request.intent)\"",
                                        hint: near.isEmpty ? "run `skillhost list` to see the intents on offer" : "did you mean \(near.prefix(5).joined(separator: ", "))?"))
         }
-        guard binding.intent.surfaces.contains(request.caller.surface) else {
-            return .failure(SkillError(.denied, "\(request.intent) (skill \(binding.skill.id)) may not be called by \(request.caller): the intent allows only \(binding.intent.surfaces.names.joined(separator: ", "))",
-                                       skillID: binding.skill.id))
-        }
+        record.binding = binding
+        let decision = policy.decide(binding, caller: request.caller, confirmed: request.confirmed)
+        record.decision = decision
+        if case .denied(let d) = decision { return .failure(d.error(skillID: binding.skill.id)) }
 
-        // 3. The chosen skill, then — for a failure that another skill might not have (crashed,
+        // 3. With an idempotency key: at most once per key (see `IdempotencyStore`).
+        guard let key = request.idempotencyKey else {
+            return attempts(bindings, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+        }
+        return idempotency.run(key: key, intent: binding.intent.address, input: input) {
+            attempts(bindings, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+        }
+    }
+
+    private func attempts(_ bindings: [IntentBinding], _ request: InvokeRequest, input: JSON, inputBytes: [UInt8], timeout: Int,
+                          deadline: DispatchTime, start: DispatchTime) -> Result<InvokeSuccess, SkillError> {
+        let binding = bindings[0]
+        // 4. The chosen skill, then — for a failure that another skill might not have (crashed,
         //    timeout, unavailable, quarantine included) and only for an intent the failing skill marks
         //    read-only or idempotent — the next skill for the intent that is neither quarantined nor
         //    unavailable. All share the one deadline.
@@ -97,7 +188,7 @@ public final class Invoker: Sendable {
     /// The next binding this caller may call whose skill is neither quarantined nor unavailable.
     private func nextCandidate(_ it: inout IndexingIterator<ArraySlice<IntentBinding>>, _ request: InvokeRequest) -> IntentBinding? {
         while let b = it.next() {
-            guard b.intent.surfaces.contains(request.caller.surface) else { continue }
+            guard policy.surfaces(for: b).contains(request.caller.surface) else { continue }
             let state = health.current(b.skill.id).state
             if state != .quarantined && state != .unavailable { return b }
         }
@@ -215,11 +306,12 @@ public final class Invoker: Sendable {
     /// config marks trusted (`Isolation.inProcess`), else in a worker process (`WorkerRuntime`, which
     /// starts its worker on the first call).
     func runtime(for skill: RegisteredSkill) -> Result<any SkillRuntime, SkillError> {
-        if let r = runtimes.withLock({ $0[skill.id] }) { return .success(r) }
+        let key = Self.fileKey(skill)
+        if let r = runtimes.withLock({ $0[key] }) { return .success(r) }
         let made: any SkillRuntime
         switch skill.isolation {
         case .inProcess:
-            switch InProcessSkill.load(skill) {
+            switch InProcessSkill.load(skill, copiesIn: paths.stateDir + "/loaded") {
             case .success(let r): made = r
             case .failure(let e): return .failure(e)
             }
@@ -227,8 +319,8 @@ public final class Invoker: Sendable {
             made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: config.workers)
         }
         return .success(runtimes.withLock { map in
-            if let r = map[skill.id] { return r }
-            map[skill.id] = made
+            if let r = map[key] { return r }
+            map[key] = made
             return made
         })
     }
@@ -241,15 +333,16 @@ public final class Invoker: Sendable {
     }
 
     /// The compiled input and output schemas of `intent`, from the skill's full manifest (parsed once).
-    private func compiled(_ skill: RegisteredSkill, _ intent: String) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
-        if let s = schemas.withLock({ $0[skill.id]?[intent] }) { return .success(s) }
+    func compiled(_ skill: RegisteredSkill, _ intent: String) -> Result<(input: JSONSchema, output: JSONSchema?), SkillError> {
+        let key = Self.fileKey(skill)
+        if let s = schemas.withLock({ $0[key]?[intent] }) { return .success(s) }
         guard let full = skill.manifest()?.intents.first(where: { $0.address == intent }) else {
             return .failure(SkillError(.loadFailed, "skill \(skill.id): its cached manifest cannot be read", hint: "touch \(skill.file.path) to have it scanned again", skillID: skill.id))
         }
         do {
             let input = try JSONSchema(full.inputSchema)
             let output = try full.outputSchema.map { j throws(JSONSchema.CompileError) in try JSONSchema(j) }
-            schemas.withLock { $0[skill.id, default: [:]][intent] = (input, output) }
+            schemas.withLock { $0[key, default: [:]][intent] = (input, output) }
             return .success((input, output))
         } catch {
             return .failure(SkillError(.loadFailed, "skill \(skill.id): a schema of \(intent) is invalid: \(error)", skillID: skill.id))

@@ -49,6 +49,14 @@ public struct SkillError: Error, Sendable, CustomStringConvertible {
     public var hint: String?
     /// The skill that failed, when one was chosen.
     public var skillID: String?
+    /// For `denied`: the policy rule that denied (a config key such as "policy.rateLimits.agent.*", or
+    /// "manifest.surfaces", "destructive.confirm", "destructive.yes").
+    public var rule: String?
+    /// For a rate-limited call: seconds until a retry may succeed.
+    public var retryAfterSeconds: Double?
+    /// For `denied` by "destructive.confirm": a person may confirm, and the surface call again with
+    /// `InvokeRequest.confirmed`.
+    public var needsConfirmation = false
 
     public init(_ kind: ErrorKind, _ message: String, hint: String? = nil, skillID: String? = nil) {
         self.kind = kind
@@ -64,6 +72,8 @@ public struct SkillError: Error, Sendable, CustomStringConvertible {
         var o = JSONObject([("kind", .string(kind.rawValue)), ("message", .string(message))])
         if let hint { o["hint"] = .string(hint) }
         if let skillID { o["skill"] = .string(skillID) }
+        if let rule { o["rule"] = .string(rule) }
+        if let retryAfterSeconds { o["retryAfterSeconds"] = .double(retryAfterSeconds) }
         return .object(o)
     }
 }

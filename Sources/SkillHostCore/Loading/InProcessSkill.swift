@@ -8,7 +8,9 @@ import Synchronization
 /// A skill loaded into the host process with `dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`.
 ///
 /// Never unloaded (a Swift image cannot be unloaded safely). Each file is loaded at most once per
-/// process: `load` returns the same instance for the same path and inode. Skills without
+/// process: `load` returns the same instance for the same path and inode. A file replaced at a path
+/// already loaded is loaded from a fresh copy at a new path (the dynamic linker would hand back the old
+/// image for the old path); the copy is unlinked once mapped. Skills without
 /// SKH_SKILL_THREAD_SAFE get their invoke calls serialized (one at a time, until completion).
 final class InProcessSkill: SkillRuntime, @unchecked Sendable {
     let id: String
@@ -25,14 +27,22 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
 
     /// Loads `scanned` into this process (once), checks that it is still the skill the scan saw, and
     /// calls its `init`. Errors are `load_failed` or `incompatible`, naming the file.
-    static func load(_ scanned: RegisteredSkill) -> Result<InProcessSkill, SkillError> {
+    static func load(_ scanned: RegisteredSkill, copiesIn copyDir: String) -> Result<InProcessSkill, SkillError> {
         let file = scanned.file
         let key = "\(file.path)#\(file.inode)#\(file.mtimeNs)"
         if let s = loaded.withLock({ $0[key] }) { return .success(s) }
         return loaded.withLock { map -> Result<InProcessSkill, SkillError> in
             if let s = map[key] { return .success(s) }
             if let changed = WorkerRuntime.changedSinceScan(scanned) { return .failure(changed) }
-            guard let handle = dlopen(file.path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            var loadPath = file.path
+            if map.keys.contains(where: { $0.hasPrefix(file.path + "#") }) {
+                switch freshCopy(of: file, in: copyDir) {
+                case .success(let p): loadPath = p
+                case .failure(let e): return .failure(SkillError(.loadFailed, e.message, skillID: scanned.id))
+                }
+            }
+            defer { if loadPath != file.path { unlink(loadPath) } }
+            guard let handle = dlopen(loadPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
                 let err = dlerror().map { String(cString: $0) } ?? "unknown error"
                 return .failure(SkillError(.loadFailed, "cannot load \"\(file.path)\": \(err)", skillID: scanned.id))
             }
@@ -54,6 +64,20 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
             map[key] = s
             return .success(s)
         }
+    }
+
+    /// A copy of `file` under a name no image was loaded from (inode and mtime in it).
+    private static func freshCopy(of file: SkillFile, in dir: String) -> Result<String, SkillError> {
+        if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
+        let target = dir + "/" + PathText.fileName(of: file.path) + ".\(file.inode).\(file.mtimeNs).\(getpid()).so"
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            return .failure(SkillError(.loadFailed, "cannot read \"\(file.path)\" to load its new version"))
+        }
+        let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
+        guard fd >= 0 else { return .failure(SkillError(.loadFailed, "cannot write \"\(target)\": \(String(cString: strerror(errno)))")) }
+        let ok = StateFile.writeAll(fd, [UInt8](data))
+        close(fd)
+        return ok ? .success(target) : .failure(SkillError(.loadFailed, "cannot write \"\(target)\""))
     }
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,

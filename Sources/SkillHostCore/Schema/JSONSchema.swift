@@ -5,7 +5,8 @@ import FoundationEssentials
 /// `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`, `minItems`,
 /// `maxItems`, `pattern`, `format` ("date", "date-time"), `anyOf`, `oneOf`, `allOf`.
 /// Annotations (`description`, `title`, `default`, `examples`, `$schema`, `$id`, `readOnly`,
-/// `writeOnly`, `deprecated`, `secret`) are accepted and ignored. Any other keyword (for example
+/// `writeOnly`, `deprecated`, `secret`) are accepted and ignored by validation; a property marked
+/// `"secret": true` or `"writeOnly": true` is redacted wherever the host records an input (`redacted`). Any other keyword (for example
 /// `$ref`) makes the schema invalid: the host refuses to pretend it checks what it does not.
 ///
 /// Immutable: compile once per intent, validate from any thread. (`@unchecked` only because the
@@ -23,7 +24,7 @@ public final class JSONSchema: @unchecked Sendable {
     let pattern: (source: String, regex: Regex<AnyRegexOutput>)?
     let format: String?
     let anyOf: [JSONSchema], oneOf: [JSONSchema], allOf: [JSONSchema]
-    /// Properties marked `"secret": true` (redacted in logs and traces).
+    /// Properties marked `"secret": true` or `"writeOnly": true` (redacted in the audit log and traces).
     public let secretProperties: Set<String>
 
     enum Additional: Sendable { case allowed, forbidden, schema(JSONSchema) }
@@ -128,7 +129,26 @@ public final class JSONSchema: @unchecked Sendable {
             return out
         }
         anyOf = try list("anyOf"); oneOf = try list("oneOf"); allOf = try list("allOf")
-        secretProperties = Set(props.compactMap { name, _ in o["properties"]?[name]?["secret"]?.boolValue == true ? name : nil })
+        secretProperties = Set(props.compactMap { name, _ in
+            let p = o["properties"]?[name]
+            return p?["secret"]?.boolValue == true || p?["writeOnly"]?.boolValue == true ? name : nil
+        })
+    }
+
+    /// `value` with every property this schema (or a nested one, through `properties`, `items` and
+    /// `additionalProperties`) marks secret replaced by "[redacted]".
+    public func redacted(_ value: JSON) -> JSON {
+        switch value {
+        case .object(let o):
+            return .object(JSONObject(o.map { m -> (key: String, value: JSON) in
+                if secretProperties.contains(m.key) { return (m.key, .string("[redacted]")) }
+                if let s = properties.first(where: { $0.0 == m.key })?.1 { return (m.key, s.redacted(m.value)) }
+                if case .schema(let s) = additional { return (m.key, s.redacted(m.value)) }
+                return (m.key, m.value)
+            }))
+        case .array(let a) where items != nil: return .array(a.map { items!.redacted($0) })
+        default: return value
+        }
     }
 
     /// True when the root accepts objects (required of every intent's input schema).

@@ -3,11 +3,12 @@ import FoundationEssentials
 import Glibc
 import SkillHostCore
 
-/// `skillhost invoke INTENT [--input JSON|@FILE|-] [--timeout MS] [--json]`
+/// `skillhost invoke INTENT [--input JSON|@FILE|-] [--timeout MS] [--yes] [--idempotency-key K] [--json]`
+/// The core decides whether a destructive intent needs confirming; this surface only asks the person.
 enum InvokeCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
-        do { try args.allow(["--input", "--timeout"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        do { try args.allow(["--input", "--timeout", "--yes", "--idempotency-key"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         guard args.positionals.count == 1, let intent = args.positionals.first else {
             Out.error("skillhost: invoke needs exactly one INTENT\n\(Help.invoke)")
             return 2
@@ -31,7 +32,16 @@ enum InvokeCommand {
         let cancellation = Cancellation()
         let interrupts = cancelOnInterrupt(cancellation)
         defer { interrupts.cancel() }
-        switch host.invoke(InvokeRequest(intent: intent, input: input, caller: caller, timeoutMs: timeout, cancellation: cancellation)) {
+        var request = InvokeRequest(intent: intent, input: input, caller: caller, timeoutMs: timeout, cancellation: cancellation)
+        request.confirmed = args.flag("--yes")
+        request.idempotencyKey = args.values["--idempotency-key"]
+        var outcome = host.invoke(request)
+        if case .failure(let e) = outcome, e.needsConfirmation, caller == .human,
+           askOnTerminal("Run destructive intent \(intent) of skill \(e.skillID ?? "?")? [y/N] ") {
+            request.confirmed = true
+            outcome = host.invoke(request)
+        }
+        switch outcome {
         case .failure(let e):
             return Out.fail(e, json: json)
         case .success(let s):
@@ -44,6 +54,24 @@ enum InvokeCommand {
             return 0
         }
     }
+}
+
+/// Asks a yes/no question on /dev/tty (never stdin, which may carry the input); true only for "y"/"yes".
+func askOnTerminal(_ question: String) -> Bool {
+    let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    _ = question.withCString { write(fd, $0, strlen($0)) }
+    var answer: [UInt8] = []
+    var byte: UInt8 = 0
+    while answer.count < 64 {
+        let n = read(fd, &byte, 1)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 || byte == 0x0a { break }
+        answer.append(byte)
+    }
+    let text = String(decoding: answer, as: UTF8.self).lowercased().filter { $0 != " " && $0 != "\r" && $0 != "\t" }
+    return text == "y" || text == "yes"
 }
 
 /// All of standard input.

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""`make bench`, part (f): `skillhost mcp` next to the official Python MCP SDK, in the same run.
+
+One small client (stdlib only: JSON-RPC lines over pipes) measures a tools/call round trip on an echo
+tool, sequentially and with 8 calls in flight, against
+  - skillhost mcp, echo skill (Tests/Fixtures/echo_c.c) in a worker process (the default),
+  - skillhost mcp, the same skill trusted (in-process),
+  - an echo server written with the Python MCP SDK (Benchmarks/mcp_echo_server.py),
+then the time from a .so landing in the skill folder (atomic rename) to notifications/tools/list_changed.
+
+    python Benchmarks/mcp_bench.py --bin .build/release [--calls 2000] [--warmup 200]
+Run with the venv's python (make mcp-venv): the baseline server needs the `mcp` package.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Client:
+    """A JSON-RPC client over a child's stdin/stdout (no MCP library)."""
+
+    def __init__(self, argv, env=None):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.fd = self.p.stdout.fileno()
+        self.buf = b""
+        self.next = 0
+
+    def line(self, timeout=None):
+        """The next line from the server (our own buffer: `select` must see every byte not yet read)."""
+        import select
+        end = None if timeout is None else time.perf_counter() + timeout
+        while b"\n" not in self.buf:
+            if end is not None and not select.select([self.fd], [], [], max(0, end - time.perf_counter()))[0]:
+                return None
+            chunk = os.read(self.fd, 1 << 20)
+            if not chunk:
+                raise RuntimeError("server closed its stdout")
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line
+
+    def send(self, method, params=None, notify=False):
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        if not notify:
+            self.next += 1
+            msg["id"] = self.next
+        self.p.stdin.write(json.dumps(msg).encode() + b"\n")
+        self.p.stdin.flush()
+        return msg.get("id")
+
+    def receive(self):
+        """The next response (notifications are skipped)."""
+        while True:
+            m = json.loads(self.line())
+            if "id" in m and "method" not in m:
+                return m
+
+    def wait_notification(self, method, timeout):
+        end = time.perf_counter() + timeout
+        while True:
+            line = self.line(max(0, end - time.perf_counter()))
+            if line is None:
+                return None
+            if json.loads(line).get("method") == method:
+                return time.perf_counter()
+
+    def initialize(self):
+        self.send("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
+        r = self.receive()
+        assert "result" in r, r
+        self.send("notifications/initialized", notify=True)
+
+    def close(self):
+        self.p.stdin.close()
+        try:
+            self.p.wait(5)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+
+
+def call_params(i):
+    return {"name": "fixture.echo", "arguments": {"text": f"hello {i}"}}
+
+
+def check(r):
+    res = r.get("result")
+    if not res or res.get("isError") or not res.get("structuredContent"):
+        raise RuntimeError(f"bad tools/call answer: {r}")
+
+
+def sequential(c, n, warmup):
+    for i in range(warmup):
+        c.send("tools/call", call_params(i)); check(c.receive())
+    out = []
+    for i in range(n):
+        t = time.perf_counter_ns()
+        c.send("tools/call", call_params(i))
+        check(c.receive())
+        out.append((time.perf_counter_ns() - t) / 1000)
+    return out
+
+
+def pings(c, n):
+    out = []
+    for _ in range(n):
+        t = time.perf_counter_ns()
+        c.send("ping", {})
+        c.receive()
+        out.append((time.perf_counter_ns() - t) / 1000)
+    return out
+
+
+def in_flight(c, n, depth=8):
+    sent = {}
+    out = []
+    for i in range(depth):
+        sent[c.send("tools/call", call_params(i))] = time.perf_counter_ns()
+    issued = depth
+    start = time.perf_counter_ns()
+    while sent:
+        r = c.receive()
+        check(r)
+        out.append((time.perf_counter_ns() - sent.pop(r["id"])) / 1000)
+        if issued < n:
+            sent[c.send("tools/call", call_params(issued))] = time.perf_counter_ns()
+            issued += 1
+    return out, n / ((time.perf_counter_ns() - start) / 1e9)
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def fmt(x):
+    return f"{x:.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    ap.add_argument("--calls", type=int, default=2000)
+    ap.add_argument("--warmup", type=int, default=200)
+    ap.add_argument("--swaps", type=int, default=9)
+    a = ap.parse_args()
+    skillhost = os.path.join(a.bin, "skillhost")
+    work = tempfile.mkdtemp(prefix="skillhost-mcp-bench.")
+    fixtures = os.path.join(work, "fixtures")
+    subprocess.run(["make", "-s", "-C", os.path.join(ROOT, "Tests", "Fixtures"), f"OUT={fixtures}"], check=True)
+    skills = os.path.join(work, "skills")
+    os.makedirs(skills)
+    shutil.copy(os.path.join(fixtures, "echo_c.so"), skills)
+    env = dict(os.environ, HOME=work, XDG_STATE_HOME=os.path.join(work, "state"), XDG_CONFIG_HOME=os.path.join(work, "config"))
+    env.pop("SKILLHOST_CONFIG", None)
+    trusted_config = os.path.join(work, "trusted.json")
+    with open(trusted_config, "w") as f:
+        json.dump({"trusted": ["test.fixture.echo"], "policy": {"audit": {"enabled": False}}}, f)
+    quiet_config = os.path.join(work, "quiet.json")
+    with open(quiet_config, "w") as f:
+        json.dump({"policy": {"audit": {"enabled": False}}}, f)
+
+    servers = [
+        ("skillhost mcp, worker process", [skillhost, "mcp", "--skills-dir", skills], env),
+        ("skillhost mcp, worker, no audit", [skillhost, "mcp", "--skills-dir", skills, "--config", quiet_config], env),
+        ("skillhost mcp, in-process", [skillhost, "mcp", "--skills-dir", skills, "--config", trusted_config], env),
+        ("Python MCP SDK (MCPServer)", [sys.executable, os.path.join(ROOT, "Benchmarks", "mcp_echo_server.py")], env),
+    ]
+    rows = {}
+    floors = {}
+    print(f"(f) MCP tools/call round trip on an echo tool, one stdlib JSON-RPC client over pipes; "
+          f"{a.warmup} warm-up + {a.calls} timed calls each; µs")
+    print(f"    {'server':34} {'seq p50':>8} {'seq p99':>8} {'8-deep p50':>11} {'8-deep p99':>11} {'calls/s 8-deep':>15}")
+    for name, argv, e in servers:
+        c = Client(argv, e)
+        c.initialize()
+        seq = sequential(c, a.calls, a.warmup)
+        floors[name] = statistics.median(pings(c, a.calls))
+        par, rate = in_flight(c, a.calls)
+        c.close()
+        rows[name] = (statistics.median(seq), pct(seq, 99), statistics.median(par), pct(par, 99), rate)
+        r = rows[name]
+        print(f"    {name:34} {fmt(r[0]):>8} {fmt(r[1]):>8} {fmt(r[2]):>11} {fmt(r[3]):>11} {r[4]:>15.0f}")
+    print("    ping round trip p50 (the same client and pipes, no tool): " +
+          ", ".join(f"{n} {fmt(v)}" for n, v in floors.items()))
+    base = rows["Python MCP SDK (MCPServer)"]
+    print("    ratios (Python SDK ÷ skillhost; higher is better for skillhost):")
+    for name in list(rows)[:-1]:
+        r = rows[name]
+        print(f"      {name:32} sequential p50 {base[0] / r[0]:.1f}×, 8-deep p50 {base[2] / r[2]:.1f}×, throughput {r[4] / base[4]:.1f}×")
+
+    # From a .so landing (atomic rename into the folder) to notifications/tools/list_changed.
+    c = Client([skillhost, "mcp", "--skills-dir", skills, "--config", quiet_config], env)
+    c.initialize()
+    c.send("tools/list"); c.receive()
+    lat = []
+    for i in range(a.swaps):
+        tmp = os.path.join(skills, ".swap.so.tmp")
+        shutil.copy(os.path.join(fixtures, "swap.so"), tmp)
+        t = time.perf_counter()
+        os.rename(tmp, os.path.join(skills, "swap.so"))
+        got = c.wait_notification("notifications/tools/list_changed", 5)
+        lat.append((got - t) * 1000 if got else float("inf"))
+        c.send("tools/list"); c.receive()
+        os.unlink(os.path.join(skills, "swap.so"))
+        c.wait_notification("notifications/tools/list_changed", 5)
+        c.send("tools/list"); c.receive()
+    c.close()
+    landing = statistics.median(lat)
+    print()
+    print(f"(g) a .so renamed into the skill folder → notifications/tools/list_changed: median {landing:.1f} ms, "
+          f"max {max(lat):.1f} ms over {a.swaps} (settle 25 ms + scan in a child process + registry swap)")
+
+    worker = rows["skillhost mcp, worker process"]
+    inproc = rows["skillhost mcp, in-process"]
+    print()
+    print("Goals")
+    for name, r in [("worker process", worker), ("in-process", inproc)]:
+        ratio = base[0] / r[0]
+        print(f"[{'met' if ratio >= 10 else 'NOT met'}] tools/call p50 at least 10× lower than the Python SDK server ({name})\n"
+              f"          {fmt(r[0])} µs vs {fmt(base[0])} µs: {ratio:.1f}×")
+    print(f"[{'met' if landing < 200 else 'NOT met'}] a .so landing → list_changed under 200 ms\n          median {landing:.1f} ms")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+import Glibc
+import Synchronization
+
+/// The append-only audit log: one JSON line per call in `$XDG_STATE_HOME/skillhost/audit.jsonl` —
+/// time, caller, intent, skill id and version, decision (allowed, confirmed, denied) and the rule that
+/// denied, outcome ("ok" or an error kind), duration, and the input with every field its schema marks
+/// `"secret": true` or `"writeOnly": true` replaced by "[redacted]" (and long strings shortened).
+///
+/// Each line is one `write` to a descriptor opened with O_APPEND, so lines from concurrent calls and
+/// from separate processes never interleave. When the file grows past `maxBytes` it is rotated under
+/// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped); a process that still
+/// holds the old file notices the new inode at its next line and reopens. Thread-safe.
+final class AuditLog: Sendable {
+    let path: String
+    let settings: PolicyConfig.AuditSettings
+    /// The open descriptor and the inode it has (-1 before the first line).
+    private let state = Mutex<(fd: Int32, inode: UInt64)>((-1, 0))
+
+    init(stateDir: String, settings: PolicyConfig.AuditSettings) {
+        path = stateDir + "/audit.jsonl"
+        self.settings = settings
+    }
+
+    deinit { state.withLock { if $0.fd >= 0 { close($0.fd) } } }
+
+    func record(_ entry: JSON) {
+        guard settings.enabled else { return }
+        var line: [UInt8] = []
+        entry.write(to: &line)
+        line.append(0x0a)
+        state.withLock { s in
+            if s.fd < 0 || Self.inode(path) != s.inode { reopen(&s) }
+            guard s.fd >= 0 else { return }
+            if !StateFile.writeAll(s.fd, line) { HostLog.warning("cannot append to \(path): \(String(cString: strerror(errno)))") }
+            var st = stat()
+            if fstat(s.fd, &st) == 0, Int(st.st_size) > settings.maxBytes { rotate(&s) }
+        }
+    }
+
+    private func reopen(_ s: inout (fd: Int32, inode: UInt64)) {
+        if s.fd >= 0 { close(s.fd) }
+        let dir = PathText.directory(of: path)
+        if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
+        s.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        if s.fd < 0 { HostLog.warning("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
+        var st = stat()
+        s.inode = s.fd >= 0 && fstat(s.fd, &st) == 0 ? UInt64(st.st_ino) : 0
+    }
+
+    /// Shifts the files up by one under the lock, unless another process already rotated this one.
+    private func rotate(_ s: inout (fd: Int32, inode: UInt64)) {
+        StateFile(path: path).locked {
+            guard Self.inode(path) == s.inode else { return }
+            unlink(path + ".\(settings.keep)")
+            for i in stride(from: settings.keep - 1, through: 1, by: -1) { rename(path + ".\(i)", path + ".\(i + 1)") }
+            rename(path, path + ".1")
+        }
+        reopen(&s)
+    }
+
+    /// `v` with strings longer than 256 characters cut ("…, N bytes"), so a huge input does not
+    /// become a huge audit line.
+    static func shortened(_ v: JSON) -> JSON {
+        switch v {
+        case .string(let s) where s.utf8.count > 256: return .string(String(s.prefix(200)) + "…, \(s.utf8.count) bytes")
+        case .array(let a): return .array(a.map(shortened))
+        case .object(let o): return .object(JSONObject(o.map { ($0.key, shortened($0.value)) }))
+        default: return v
+        }
+    }
+
+    private static func inode(_ path: String) -> UInt64 {
+        var st = stat()
+        return stat(path, &st) == 0 ? UInt64(st.st_ino) : 0
+    }
+}

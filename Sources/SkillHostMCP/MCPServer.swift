@@ -1,0 +1,246 @@
+import Dispatch
+import Glibc
+import SkillHostCore
+import Synchronization
+
+/// `skillhost mcp`: the agent surface. A thin adapter from MCP (JSON-RPC over stdio) to the core:
+/// every tool call is an `InvokeRequest` with caller `.agent(host: client name)`, and every rule about
+/// what an agent may call lives in the core's `Policy` (this file only lists what it allows).
+///
+/// Lifecycle: `initialize` (revision 2025-11-25, also 2025-06-18, 2025-03-26 and 2024-11-05),
+/// `notifications/initialized`, `ping`, `server/discover` (the 2026-07-28 probe), exit at end of input.
+/// Tools: `tools/list` (cursor pagination), `tools/call` (concurrent, each on a thread of the pool, with
+/// progress and cancellation), `notifications/tools/list_changed` when the skill folder changes (the
+/// surface passes the core's `SkillHost.watch` changes to `skillsChanged`).
+/// Logging: `logging/setLevel`, `notifications/message` (and every log line on stderr).
+public final class MCPServer: Sendable {
+    public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    public static let serverVersion = "1.1.0"
+    static let levels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+    let host: SkillHost
+    let transport: StdioTransport
+    let pageSize: Int
+
+    private struct State {
+        var initialized = false
+        var clientName = "mcp-client"
+        var protocolVersion = MCPServer.protocolVersions[0]
+        var logLevel = 1  // info
+        /// Calls in flight by request id (serialized), for notifications/cancelled.
+        var inFlight: [String: Cancellation] = [:]
+        /// The tools last listed (their JSON), to announce a change only when there is one.
+        var listed: [String]?
+    }
+    private let state = Mutex(State())
+    private let catalogCache = Mutex<(registry: ObjectIdentifier?, catalog: ToolCatalog?)>((nil, nil))
+    private let calls = DispatchGroup()
+
+    public init(host: SkillHost, pageSize: Int = 100, maxLine: Int = 64 << 20) {
+        self.host = host
+        self.pageSize = max(1, pageSize)
+        transport = StdioTransport(maxLine: maxLine)
+    }
+
+    /// Serves until standard input ends; then gives the calls still running a second to answer,
+    /// cancels the rest, and returns 0.
+    public func run() -> Int32 {
+        transport.readLines({ handle($0) }, tooLong: {
+            transport.send(JSONRPC.error(.null, JSONRPC.invalidRequest, "Invalid Request: message longer than \(transport.maxLine) bytes"))
+        })
+        if calls.wait(timeout: .now() + .seconds(1)) == .timedOut {
+            let running = state.withLock { Array($0.inFlight.values) }
+            for c in running { c.cancel() }
+            _ = calls.wait(timeout: .now() + .seconds(2))
+        }
+        return 0
+    }
+
+    // MARK: - Dispatch
+
+    func handle(_ line: [UInt8]) {
+        switch JSONRPC.classify(line) {
+        case .ignored: return
+        case .invalid(let id, let code, let message): transport.send(JSONRPC.error(id, code, message))
+        case .notification(let method, let params): notification(method, params)
+        case .request(let id, let method, let params):
+            if method == "tools/call" { return call(id, params) }
+            do {
+                transport.send(JSONRPC.result(id, try request(method, params)))
+            } catch {
+                transport.send(JSONRPC.error(id, error.code, error.message))
+            }
+        }
+    }
+
+    private func request(_ method: String, _ params: JSONObject) throws(RPCError) -> JSON {
+        switch method {
+        case "initialize": return try initialize(params)
+        case "ping": return .object(JSONObject())
+        case "server/discover":
+            return .object(JSONObject([("resultType", "complete"), ("supportedVersions", .array(Self.protocolVersions.map(JSON.string))),
+                                       ("capabilities", capabilities), ("serverInfo", serverInfo), ("instructions", .string(instructions))]))
+        case "tools/list": return try listTools(params)
+        case "logging/setLevel":
+            guard let level = params["level"]?.stringValue, let i = Self.levels.firstIndex(of: level) else {
+                throw RPCError(JSONRPC.invalidParams, "Invalid params: \"level\" must be one of \(Self.levels.joined(separator: ", "))")
+            }
+            state.withLock { $0.logLevel = i }
+            return .object(JSONObject())
+        default:
+            throw RPCError(JSONRPC.methodNotFound, "Method not found: \(method)")
+        }
+    }
+
+    private func notification(_ method: String, _ params: JSONObject) {
+        switch method {
+        case "notifications/initialized": state.withLock { $0.initialized = true }
+        case "notifications/cancelled":
+            guard let id = params["requestId"], JSONRPC.validID(id) else { return }
+            let c = state.withLock { $0.inFlight[id.serialized] }
+            c?.cancel()
+        default: break  // unknown notifications are ignored, as JSON-RPC asks
+        }
+    }
+
+    // MARK: - Lifecycle
+
+    var capabilities: JSON {
+        .object(JSONObject([("tools", .object(JSONObject([("listChanged", .bool(true))]))), ("logging", .object(JSONObject()))]))
+    }
+    var serverInfo: JSON {
+        .object(JSONObject([("name", "skillhost"), ("title", "skillhost"), ("version", .string(Self.serverVersion))]))
+    }
+    let instructions = "Each tool is one intent of a skill loaded by skillhost. Tool errors come back as results with isError and a message saying what to change."
+
+    private func initialize(_ params: JSONObject) throws(RPCError) -> JSON {
+        guard let asked = params["protocolVersion"]?.stringValue else {
+            throw RPCError(JSONRPC.invalidParams, "Invalid params: initialize needs \"protocolVersion\" (this server speaks \(Self.protocolVersions.joined(separator: ", ")))")
+        }
+        let version = Self.protocolVersions.contains(asked) ? asked : Self.protocolVersions[0]
+        let name = params["clientInfo"]?["name"]?.stringValue
+        state.withLock { s in
+            s.protocolVersion = version
+            if let name, !name.isEmpty { s.clientName = name }
+        }
+        return .object(JSONObject([("protocolVersion", .string(version)), ("capabilities", capabilities),
+                                   ("serverInfo", serverInfo), ("instructions", .string(instructions))]))
+    }
+
+    // MARK: - Tools
+
+    /// The tools of the host's current registry (rebuilt when the registry was swapped).
+    var catalog: ToolCatalog {
+        let registry = host.registry
+        let id = ObjectIdentifier(registry)
+        if let c = catalogCache.withLock({ $0.registry == id ? $0.catalog : nil }) { return c }
+        let c = ToolCatalog(registry: registry, policy: host.invoker.policy)
+        catalogCache.withLock { $0 = (id, c) }
+        return c
+    }
+
+    private func listTools(_ params: JSONObject) throws(RPCError) -> JSON {
+        let tools = catalog.tools
+        var start = 0
+        if let cursor = params["cursor"] {
+            guard let s = cursor.stringValue, let n = Int(s), n >= 0, n <= tools.count else {
+                throw RPCError(JSONRPC.invalidParams, "Invalid params: unknown cursor \(cursor.serialized)")
+            }
+            start = n
+        }
+        let end = min(tools.count, start + pageSize)
+        var o = JSONObject([("tools", .array(tools[start..<end].map(\.json)))])
+        if end < tools.count { o["nextCursor"] = .string(String(end)) }
+        state.withLock { $0.listed = tools.map(\.json.serialized) }
+        return .object(o)
+    }
+
+    private func call(_ id: JSON, _ params: JSONObject) {
+        guard let name = params["name"]?.stringValue else {
+            return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: tools/call needs \"name\""))
+        }
+        // A tool not listed but served (policy keeps it from agents) still goes to the core, which
+        // denies it with the rule; a name nobody serves is a protocol error.
+        let address = catalog.tool(named: name)?.address ?? name
+        guard !host.registry.bindings(for: address).isEmpty else {
+            return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
+        }
+        let arguments = params["arguments"] ?? .object(JSONObject())
+        guard case .object = arguments else {
+            return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
+        }
+        let token = params["_meta"]?["progressToken"]
+        let cancellation = Cancellation()
+        let key = id.serialized
+        let caller = state.withLock { s -> Caller in
+            s.inFlight[key] = cancellation
+            return .agent(host: s.clientName)
+        }
+        let transport = self.transport
+        var request = InvokeRequest(intent: address, input: arguments.serialized, caller: caller, cancellation: cancellation)
+        if let token, JSONRPC.validID(token) {
+            request.progress = { step, total, message in
+                var p = JSONObject([("progressToken", token), ("progress", .int(Int64(step)))])
+                if total > 0 { p["total"] = .int(Int64(total)) }
+                if let message { p["message"] = .string(message) }
+                transport.send(JSONRPC.notification("notifications/progress", .object(p)))
+            }
+        }
+        calls.enter()
+        DispatchQueue.global().async { [self, request] in
+            defer { calls.leave() }
+            let outcome = host.invoke(request)
+            state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
+            // A cancelled request gets no response (the client has stopped waiting for it).
+            if cancellation.isCancelled { return }
+            transport.send(JSONRPC.result(id, Self.toolResult(outcome)))
+            if case .failure(let e) = outcome, e.kind != .invalidInput {
+                log("warning", "\(name): \(e.kind.rawValue): \(e.message)")
+            }
+        }
+    }
+
+    /// A call's outcome as a `CallToolResult`: the result as `structuredContent` and as JSON text, or
+    /// `isError` with a message the model can act on (kind, what was wrong, what to do).
+    static func toolResult(_ outcome: Result<InvokeSuccess, SkillError>) -> JSON {
+        switch outcome {
+        case .success(let s):
+            var o = JSONObject([("content", .array([.object(JSONObject([("type", "text"), ("text", .string(s.result.serialized))]))]))])
+            if case .object = s.result { o["structuredContent"] = s.result }
+            o["isError"] = .bool(false)
+            return .object(o)
+        case .failure(let e):
+            var text = "\(e.kind.rawValue): \(e.message)"
+            if let h = e.hint { text += "\nhint: \(h)" }
+            var meta = JSONObject([("kind", .string(e.kind.rawValue))])
+            if let rule = e.rule { meta["rule"] = .string(rule) }
+            if let r = e.retryAfterSeconds { meta["retryAfterSeconds"] = .double(r) }
+            return .object(JSONObject([("content", .array([.object(JSONObject([("type", "text"), ("text", .string(text))]))])),
+                                       ("isError", .bool(true)), ("_meta", .object(JSONObject([("dev.skillhost/error", .object(meta))])))]))
+        }
+    }
+
+    // MARK: - Changes and logging
+
+    /// Call when the skill folders changed: announces `notifications/tools/list_changed` when the
+    /// tools on offer (names, schemas, versions) differ from those last listed.
+    public func skillsChanged(_ summary: String) {
+        log("info", "skills changed: " + summary)
+        let tools = catalog.tools.map(\.json.serialized)
+        let announce = state.withLock { s -> Bool in
+            guard s.initialized, s.listed != tools else { return false }
+            s.listed = tools
+            return true
+        }
+        if announce { transport.send(JSONRPC.notification("notifications/tools/list_changed", .object(JSONObject()))) }
+    }
+
+    /// A log line: always on stderr; as `notifications/message` when at or above the client's level.
+    public func log(_ level: String, _ message: String) {
+        writeStandardError("skillhost mcp: \(level): \(message)\n")
+        let i = Self.levels.firstIndex(of: level) ?? 1
+        guard state.withLock({ $0.initialized && i >= $0.logLevel }) else { return }
+        transport.send(JSONRPC.notification("notifications/message", .object(JSONObject([
+            ("level", .string(level)), ("logger", "skillhost"), ("data", .string(message))]))))
+    }
+}
