@@ -139,8 +139,13 @@ public final class MCPServer: Sendable {
         return c
     }
 
+    /// Every tool on offer, by name: one per intent the policy lets agents call, and `skillhost_ask`.
+    var offered: [ToolCatalog.Tool] {
+        (catalog.tools + [ToolCatalog.Tool(name: AskTool.name, address: AskTool.name, json: AskTool.json)]).sorted { $0.name < $1.name }
+    }
+
     private func listTools(_ params: JSONObject) throws(RPCError) -> JSON {
-        let tools = catalog.tools
+        let tools = offered
         var start = 0
         if let cursor = params["cursor"] {
             guard let s = cursor.stringValue, let n = Int(s), n >= 0, n <= tools.count else {
@@ -159,6 +164,7 @@ public final class MCPServer: Sendable {
         guard let name = params["name"]?.stringValue else {
             return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: tools/call needs \"name\""))
         }
+        if name == AskTool.name { return ask(id, params) }
         // A tool not listed but served (policy keeps it from agents) still goes to the core, which
         // denies it with the rule; a name nobody serves is a protocol error.
         let address = catalog.tool(named: name)?.address ?? name
@@ -200,6 +206,27 @@ public final class MCPServer: Sendable {
         }
     }
 
+    /// `skillhost_ask`: a sentence through the agent engine, on a thread of the pool like any call.
+    private func ask(_ id: JSON, _ params: JSONObject) {
+        let arguments = params["arguments"] ?? .object(JSONObject())
+        let token = params["_meta"]?["progressToken"]
+        let caller = state.withLock { Caller.agent(host: $0.clientName) }
+        let transport = self.transport
+        var progress: (@Sendable (Int, String) -> Void)? = nil
+        if let token, JSONRPC.validID(token) {
+            progress = { n, message in
+                transport.send(JSONRPC.notification("notifications/progress", .object(JSONObject([
+                    ("progressToken", token), ("progress", .int(Int64(n))), ("message", .string(message))]))))
+            }
+        }
+        let report = progress
+        calls.enter()
+        DispatchQueue.global().async { [self] in
+            defer { calls.leave() }
+            transport.send(JSONRPC.result(id, AskTool.call(host: host, arguments: arguments, caller: caller, progress: report)))
+        }
+    }
+
     /// A call's outcome as a `CallToolResult`: the result as `structuredContent` and as JSON text, or
     /// `isError` with a message the model can act on (kind, what was wrong, what to do).
     static func toolResult(_ outcome: Result<InvokeSuccess, SkillError>) -> JSON {
@@ -226,7 +253,7 @@ public final class MCPServer: Sendable {
     /// tools on offer (names, schemas, versions) differ from those last listed.
     public func skillsChanged(_ summary: String) {
         log("info", "skills changed: " + summary)
-        let tools = catalog.tools.map(\.json.serialized)
+        let tools = offered.map(\.json.serialized)
         let announce = state.withLock { s -> Bool in
             guard s.initialized, s.listed != tools else { return false }
             s.listed = tools

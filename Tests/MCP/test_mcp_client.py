@@ -176,6 +176,33 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
             self.assertFalse(r.is_error)
             self.assertEqual(r.structured_content, {"wiped": True})
 
+    async def test_ask_hands_a_whole_sentence_to_the_agent_engine(self):
+        self.add("agent_alpha.so")
+        self.add("agent_beta.so")
+        self.config = {"skills": {"test.fixture.alpha": {"sleepMs": 0}, "test.fixture.beta": {"sleepMs": 0}}}
+        seen = []
+
+        async def progress(value, total, message):
+            seen.append(message)
+
+        async with stdio_client(self.params()) as streams, self.session(streams) as s:
+            await s.initialize()
+            ask = next(t for t in (await s.list_tools()).tools if t.name == "skillhost_ask")
+            self.assertEqual(ask.input_schema["required"], ["text"])
+            r = await s.call_tool("skillhost_ask", {"text": "run alpha and beta", "now": "2026-11-30T08:00:00+08:00"},
+                                  progress_callback=progress)
+            self.assertFalse(r.is_error, r.content[0].text)
+            self.assertEqual(r.structured_content["status"], "answered")
+            self.assertEqual([st["intent"] for st in r.structured_content["steps"]], ["fixture.alpha.run", "fixture.beta.run"])
+            self.assertEqual(r.content[0].text, "Alpha done (v1)\nBeta done (v1)")
+            self.assertTrue(os.path.exists(r.structured_content["trace"]), "a trace like skillhost ask")
+            self.assertIn("done", seen, f"phases arrive as progress: {seen}")
+            unknown = await s.call_tool("skillhost_ask", {"text": "book me a flight to Tokyo"})
+            self.assertEqual(unknown.structured_content["status"], "not_understood")
+            self.assertTrue(unknown.content[0].text.startswith("Sorry, I haven't learned that yet."))
+            bad = await s.call_tool("skillhost_ask", {"words": "x"})
+            self.assertTrue(bad.is_error)
+
     async def test_list_changed_after_a_skill_is_dropped_in_and_removed(self):
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
