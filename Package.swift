@@ -47,6 +47,7 @@ let package = Package(
 
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore"]),
         .testTarget(name: "SkillWireTests", dependencies: ["SkillWire"]),
+        .testTarget(name: "SkillHostMCPTests", dependencies: ["SkillHostMCP", "SkillHostCore"]),
         .testTarget(name: "SkillKitTests", dependencies: ["SkillKit"]),
         // Every skill defines `skillhost_entry`; the test executable links several skills, and never
         // calls that symbol, so the duplicates are allowed there (each .so has exactly one).

@@ -40,7 +40,7 @@ class Client:
         while b"\n" not in self.buf:
             if end is not None and not select.select([self.fd], [], [], max(0, end - time.perf_counter()))[0]:
                 return None
-            chunk = os.read(self.fd, 1 << 20)
+            chunk = os.read(self.fd, 65536)
             if not chunk:
                 raise RuntimeError("server closed its stdout")
             self.buf += chunk

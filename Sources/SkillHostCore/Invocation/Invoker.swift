@@ -22,8 +22,8 @@ public final class Invoker: Sendable {
     /// Per skill file (`fileKey`: a replaced file is another key): compiled schemas per intent and the
     /// loaded runtime; per skill id, context prefixes per caller kind — built on first use, so a call
     /// pays for lookups only.
-    private let schemas = Mutex<[String: [String: (input: JSONSchema, output: JSONSchema?)]]>([:])
-    private let runtimes = Mutex<[String: any SkillRuntime]>([:])
+    private let schemas = Mutex<[FileKey: [String: (input: JSONSchema, output: JSONSchema?)]]>([:])
+    private let runtimes = Mutex<[FileKey: any SkillRuntime]>([:])
     private let contextPrefixes = Mutex<[String: [String: String]]>([:])
     let settings: CallSettings
     let clock: CallClock
@@ -77,8 +77,12 @@ public final class Invoker: Sendable {
     }
 
     /// Identifies one file of one skill: a replaced or moved file, or a change of isolation, is another key.
-    static func fileKey(_ s: RegisteredSkill) -> String {
-        "\(s.id)|\(s.file.path)|\(s.file.inode)|\(s.file.mtimeNs)|\(s.isolation.rawValue)"
+    struct FileKey: Hashable {
+        let id: String, path: String, inode: UInt64, mtimeNs: Int64, isolation: Isolation
+    }
+
+    static func fileKey(_ s: RegisteredSkill) -> FileKey {
+        FileKey(id: s.id, path: s.file.path, inode: s.file.inode, mtimeNs: s.file.mtimeNs, isolation: s.isolation)
     }
 
     public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {

@@ -8,13 +8,22 @@ import Synchronization
 ///
 /// Each line is one `write` to a descriptor opened with O_APPEND, so lines from concurrent calls and
 /// from separate processes never interleave. When the file grows past `maxBytes` it is rotated under
-/// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped); a process that still
-/// holds the old file notices the new inode at its next line and reopens. Thread-safe.
+/// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped). The size is counted
+/// as lines are written and read back (`fstat`), with the path's inode, at most once a second, so a
+/// line costs one system call; a process that still holds a file another one rotated notices within a
+/// second and reopens. Thread-safe.
 final class AuditLog: Sendable {
     let path: String
     let settings: PolicyConfig.AuditSettings
-    /// The open descriptor and the inode it has (-1 before the first line).
-    private let state = Mutex<(fd: Int32, inode: UInt64)>((-1, 0))
+    /// The open descriptor (-1 before the first line), its inode, its size as counted, and when the
+    /// path and size were last checked (seconds, monotonic).
+    private struct Open {
+        var fd: Int32 = -1
+        var inode: UInt64 = 0
+        var size = 0
+        var checkedAt = 0
+    }
+    private let state = Mutex(Open())
 
     init(stateDir: String, settings: PolicyConfig.AuditSettings) {
         path = stateDir + "/audit.jsonl"
@@ -29,26 +38,39 @@ final class AuditLog: Sendable {
         entry.write(to: &line)
         line.append(0x0a)
         state.withLock { s in
-            if s.fd < 0 || Self.inode(path) != s.inode { reopen(&s) }
+            let now = Self.seconds()
+            if s.fd < 0 || (now != s.checkedAt && Self.inode(path) != s.inode) { reopen(&s) }
             guard s.fd >= 0 else { return }
             if !StateFile.writeAll(s.fd, line) { HostLog.warning("cannot append to \(path): \(String(cString: strerror(errno)))") }
-            var st = stat()
-            if fstat(s.fd, &st) == 0, Int(st.st_size) > settings.maxBytes { rotate(&s) }
+            s.size += line.count
+            if now != s.checkedAt {
+                s.checkedAt = now
+                var st = stat()
+                if fstat(s.fd, &st) == 0 { s.size = Int(st.st_size) }  // other processes append too
+            }
+            if s.size > settings.maxBytes { rotate(&s) }
         }
     }
 
-    private func reopen(_ s: inout (fd: Int32, inode: UInt64)) {
+    private func reopen(_ s: inout Open) {
         if s.fd >= 0 { close(s.fd) }
         let dir = PathText.directory(of: path)
         if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
         s.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         if s.fd < 0 { HostLog.warning("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
         var st = stat()
-        s.inode = s.fd >= 0 && fstat(s.fd, &st) == 0 ? UInt64(st.st_ino) : 0
+        let ok = s.fd >= 0 && fstat(s.fd, &st) == 0
+        (s.inode, s.size, s.checkedAt) = (ok ? UInt64(st.st_ino) : 0, ok ? Int(st.st_size) : 0, Self.seconds())
+    }
+
+    private static func seconds() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
+        return Int(ts.tv_sec)
     }
 
     /// Shifts the files up by one under the lock, unless another process already rotated this one.
-    private func rotate(_ s: inout (fd: Int32, inode: UInt64)) {
+    private func rotate(_ s: inout Open) {
         StateFile(path: path).locked {
             guard Self.inode(path) == s.inode else { return }
             unlink(path + ".\(settings.keep)")
