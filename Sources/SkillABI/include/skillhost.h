@@ -280,7 +280,8 @@ typedef struct skh_intent {
 
     /* JSON Schema (the subset: type, properties, required, additionalProperties, items, enum,
      * minimum, maximum, minLength, maxLength, minItems, maxItems, pattern-free formats "date" and
-     * "date-time", description, default). The root must be {"type":"object", …}. Required. */
+     * "date-time", description, default; and "secret": true or "writeOnly": true on a property, which
+     * the host's audit log redacts). The root must be {"type":"object", …}. Required. */
     const char *input_schema;
     /* JSON Schema the result matches, or NULL for "any JSON value". */
     const char *output_schema;
