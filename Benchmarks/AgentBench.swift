@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import SkillHostCore
 
-/// (f) The agent engine: `ask` of one sentence that names two skills, each of which takes `sleepMs`
+/// (h) The agent engine: `ask` of one sentence that names two skills, each of which takes `sleepMs`
 /// (the C fixtures Tests/Fixtures/agent_alpha.c and agent_beta.c, in worker processes as usual), next to
 /// each skill called alone and both called one after the other through `SkillHost.invoke`, in this run.
 /// Then the same with instant skills (sleepMs 0): the engine's own cost per request (recognition, plan,

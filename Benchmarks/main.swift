@@ -14,7 +14,7 @@
 //     process), per-call p50/p99 next to a raw socketpair ping-pong with a C child and next to (b);
 //     the memory of each idle worker (RSS, PSS, USS); the time from a crash to the next successful
 //     call on the restarted worker, next to a cold worker start and a raw process start.
-// (f) agent: `ask` with two skills that each take 100 ms, next to each alone and both in a row; and the
+// (h) agent: `ask` with two skills that each take 100 ms, next to each alone and both in a row; and the
 //     engine's own cost per request with instant skills.
 // Prints tables (medians, percentiles, ratios), then each goal with "met" / "NOT met" and its numbers.
 // Environment: SKILLHOST_BIN_DIR (release bin dir; default: this executable's folder),
@@ -151,7 +151,7 @@ if sections.contains("agent") {
     progress("agent engine: ask with two \(agentConfig.sleepMs) ms skills")
     let r = AgentBench(locations: locations, workspace: workspace, config: agentConfig).measure()
     say("")
-    say("(f) the agent engine: skillhost ask \"run alpha and beta\" (Tests/Fixtures/agent_alpha.c, agent_beta.c, each in a worker)")
+    say("(h) the agent engine: skillhost ask \"run alpha and beta\" (Tests/Fixtures/agent_alpha.c, agent_beta.c, each in a worker)")
     say(Report.agentSection(r))
     goals += Report.agentGoals(r)
 }
