@@ -24,7 +24,8 @@ enum AskTool {
     }
 
     /// Runs the request; `progress` gets one message per phase ("executing calendar.events.list 1/2").
-    static func call(host: SkillHost, arguments: JSON, caller: Caller, progress: (@Sendable (Int, String) -> Void)?) -> JSON {
+    static func call(host: SkillHost, arguments: JSON, caller: Caller, progress: (@Sendable (Int, String) -> Void)?,
+                     cancellation: Cancellation) -> JSON {
         let request: AgentRequest
         switch AgentRequest.from(json: arguments, source: .agent, caller: caller, timeZone: host.timeZone, now: Int(time(nil))) {
         case .failure(let e):
@@ -33,7 +34,7 @@ enum AskTool {
         case .success(let r): request = r
         }
         let engine = AgentEngine(host: host, traces: TraceStore(paths: host.paths))
-        let run = engine.start(request)
+        let run = engine.start(request, cancellation: cancellation)
         let done = DispatchSemaphore(value: 0)
         let box = Box()
         Task {

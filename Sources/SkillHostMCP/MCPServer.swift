@@ -210,7 +210,12 @@ public final class MCPServer: Sendable {
     private func ask(_ id: JSON, _ params: JSONObject) {
         let arguments = params["arguments"] ?? .object(JSONObject())
         let token = params["_meta"]?["progressToken"]
-        let caller = state.withLock { Caller.agent(host: $0.clientName) }
+        let cancellation = Cancellation()
+        let key = id.serialized
+        let caller = state.withLock { s -> Caller in
+            s.inFlight[key] = cancellation
+            return .agent(host: s.clientName)
+        }
         let transport = self.transport
         var progress: (@Sendable (Int, String) -> Void)? = nil
         if let token, JSONRPC.validID(token) {
@@ -223,7 +228,10 @@ public final class MCPServer: Sendable {
         calls.enter()
         DispatchQueue.global().async { [self] in
             defer { calls.leave() }
-            transport.send(JSONRPC.result(id, AskTool.call(host: host, arguments: arguments, caller: caller, progress: report)))
+            let result = AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation)
+            state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
+            // A cancelled request gets no response (the client has stopped waiting for it).
+            if !cancellation.isCancelled { transport.send(JSONRPC.result(id, result)) }
         }
     }
 

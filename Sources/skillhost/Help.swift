@@ -160,7 +160,8 @@ enum Help {
       --locale             the locale skills get (default: zh-CN for Chinese text, else en-US)
       --request JSON       a request from a script: {"text":"…","now":"…","locale":"…"} ("-": stdin)
       --json               the whole response: answer, status, intents with confidence, plan, steps, phases
-    Exit codes: 0 answered (also partly), 10 a question back, 11 not understood, else the first error's kind.
+    Exit codes: 0 answered (also partly), 10 a question back, 11 not understood, 18 cancelled (Ctrl-C),
+    else the first error's kind.
     Config: "agent": {"defaults": {"weather.forecast": {"place": "home"}}, "maxParallel": 4, "keepTraces": 200}.
     """
 

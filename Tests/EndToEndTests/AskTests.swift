@@ -171,6 +171,33 @@ final class AskTests: EndToEndTestCase {
         XCTAssertEqual(times, times.sorted())
     }
 
+    func testCtrlCCancelsTheRunningStepsAndExits18() throws {
+        try setUpSkills(extra: ["agent_alpha.so", "agent_beta.so"], sleepMs: 5000)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: E2E.skillhostPath)
+        p.arguments = ["ask", "run alpha and beta", "--json", "--now", Self.now, "--skills-dir", skills]
+        p.environment = environment
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        Thread.sleep(forTimeInterval: 0.8)
+        let interrupted = Date()
+        p.interrupt()
+        let deadline = Date().addingTimeInterval(10)
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL); XCTFail("skillhost ask did not exit after SIGINT") }
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 18)
+        XCTAssertLessThan(Date().timeIntervalSince(interrupted), 4, "not the 5 s the skills would take")
+        let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: out.fileHandleForReading.readDataToEndOfFile()) as? [String: Any])
+        XCTAssertEqual(o["status"] as? String, "cancelled")
+        XCTAssertTrue((o["answer"] as? String ?? "").hasPrefix("Cancelled."))
+        XCTAssertEqual(steps(o).compactMap { ($0["error"] as? [String: Any])?["kind"] as? String }, ["cancelled", "cancelled"])
+        XCTAssertEqual((o["phases"] as? [[String: Any]])?.last?["phase"] as? String, "failed")
+    }
+
     func testARequestFromAScriptAsJSON() throws {
         try setUpSkills(extra: ["agent_alpha.so"], sleepMs: 0)
         let ok = skillhost(["ask", "--request", #"{"text":"阿尔法","now":"2026-12-24T10:00:00+08:00"}"#, "--json"])

@@ -35,9 +35,11 @@ public final class AgentEngine: Sendable {
         public let response: Task<AgentResponse, Never>
     }
 
-    public func start(_ request: AgentRequest) -> Run {
+    /// `cancellation`: cancelling it tells the running steps' skills (as for `invoke`), skips the steps
+    /// not started yet, and ends the request `cancelled` with what had been answered.
+    public func start(_ request: AgentRequest, cancellation: Cancellation? = nil) -> Run {
         let channel = PhaseChannel()
-        let task = Task { await self.handle(request, channel: channel) }
+        let task = Task { await self.handle(request, channel: channel, cancellation: cancellation) }
         return Run(phases: channel.stream, response: task)
     }
 
@@ -46,7 +48,7 @@ public final class AgentEngine: Sendable {
         await start(request).response.value
     }
 
-    func handle(_ request: AgentRequest, channel phases: PhaseChannel) async -> AgentResponse {
+    func handle(_ request: AgentRequest, channel phases: PhaseChannel, cancellation: Cancellation?) async -> AgentResponse {
         let startedAt = LocalClock.rfc3339(Int(time(nil)))
         phases.emit(.understanding)
         let catalog = IntentCatalog(registry: host.registry, caller: request.caller)
@@ -66,13 +68,18 @@ public final class AgentEngine: Sendable {
         }
         let records = await Executor(host: host, request: request, phases: phases, maxParallel: settings.maxParallel,
                                      timeoutMs: settings.stepTimeoutMs, builds: builds, notRerun: notRerun,
-                                     store: AgentContextStore(request: request)).run(plan)
+                                     store: AgentContextStore(request: request), cancellation: cancellation).run(plan)
 
         phases.emit(.collecting)
         phases.emit(.synthesizing)
-        let (answer, status) = Synthesizer.answer(request, recognition: recognition, records: records, catalog: catalog)
+        var (answer, status) = Synthesizer.answer(request, recognition: recognition, records: records, catalog: catalog)
+        if cancellation?.isCancelled == true {
+            status = .cancelled
+            answer = (request.language == "zh" ? "已取消。" : "Cancelled.") + (answer.isEmpty ? "" : "\n" + answer)
+        }
         switch status {
         case .answered, .partial, .clarify, .notUnderstood: phases.emit(.finished)
+        case .cancelled: phases.emit(.failed(reason: "cancelled"))
         case .failed: phases.emit(.failed(reason: records.compactMap(\.error?.message).first ?? "every step failed"))
         }
         var response = AgentResponse(request: request, recognition: recognition, plan: plan, steps: records, answer: answer,
@@ -95,7 +102,7 @@ public struct AgentResponse: Sendable {
     public var plan: AgentPlan
     public var steps: [StepRecord]
     public var answer: String
-    /// "answered", "partial", "failed", "clarify" or "not_understood".
+    /// "answered", "partial", "failed", "clarify", "not_understood" or "cancelled".
     public var status: String
     public var phases: [PhaseEvent]
     public var startedAt: String
@@ -104,10 +111,11 @@ public struct AgentResponse: Sendable {
     public var tracePath: String?
 
     /// The exit code a command-line surface uses: 0 answered or partial, 10 when it asks a question
-    /// back, 11 when nothing was understood, else the first step's error kind.
+    /// back, 11 when nothing was understood, 18 when cancelled, else the first step's error kind.
     public var exitCode: Int32 {
         switch status {
         case "answered", "partial": return 0
+        case "cancelled": return ErrorKind.cancelled.exitCode
         case "clarify": return ErrorKind.invalidInput.exitCode
         case "not_understood": return ErrorKind.noSkill.exitCode
         default: return steps.compactMap(\.error).first?.kind.exitCode ?? 1

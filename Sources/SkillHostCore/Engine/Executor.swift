@@ -18,6 +18,8 @@ struct Executor {
     let notRerun: Set<String>
     /// The request's context: a snapshot of it goes with every step; finished steps are recorded in it.
     let store: AgentContextStore
+    /// Cancels the running steps (each call is told) and skips the rest.
+    let cancellation: Cancellation?
 
     func run(_ plan: AgentPlan) async -> [StepRecord] {
         var done: [Int: StepRecord] = [:]
@@ -55,6 +57,7 @@ struct Executor {
 
     /// The step's input with its feeds filled in, or why it cannot run.
     func resolve(_ step: PlanStep, done: [Int: StepRecord]) -> Result<JSONObject, StepSkip> {
+        if cancellation?.isCancelled == true { return .failure(StepSkip("the request was cancelled before this step started")) }
         var input = step.input
         for feed in step.feeds {
             guard let source = done[feed.fromStep], source.status == .ok, let result = source.result else {
@@ -92,6 +95,7 @@ struct Executor {
             },
             situation: CallSituation(locale: request.locale, now: request.nowText))
         call.contextView = view
+        call.cancellation = cancellation
         let request = call
         let host = self.host
         let outcome = await withCheckedContinuation { (k: CheckedContinuation<Result<InvokeSuccess, SkillError>, Never>) in

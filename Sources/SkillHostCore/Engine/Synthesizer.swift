@@ -14,6 +14,8 @@ enum Synthesizer {
         case clarify
         /// Nothing in the request matches what the skills can do.
         case notUnderstood = "not_understood"
+        /// The caller cancelled the request (set by the engine, not here).
+        case cancelled
     }
 
     static func answer(_ request: AgentRequest, recognition: Recognition, records: [StepRecord], catalog: IntentCatalog) -> (text: String, status: Status) {

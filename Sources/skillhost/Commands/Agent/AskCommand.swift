@@ -6,7 +6,7 @@ import SkillHostCore
 /// `skillhost ask TEXT… [--json] [--now RFC3339] [--time-zone TZ] [--locale TAG] [--request JSON|-]`
 /// A thin surface over `AgentEngine`: builds the request, shows the phases live on one line of a
 /// terminal (stderr; nothing when not a terminal or with --json), prints the answer (or the full
-/// response as JSON), and exits with `AgentResponse.exitCode`.
+/// response as JSON), and exits with `AgentResponse.exitCode`. Ctrl-C cancels the request (exit 18).
 enum AskCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
@@ -21,7 +21,10 @@ enum AskCommand {
         }
         let engine = AgentEngine(host: host, traces: TraceStore(paths: host.paths))
         let live = !json && isatty(2) == 1
-        let response = wait(engine.start(request), live: live)
+        let cancellation = Cancellation()
+        let interrupts = cancelOnInterrupt(cancellation)  // Ctrl-C: the running skills are told, the rest skipped
+        defer { interrupts.cancel() }
+        let response = wait(engine.start(request, cancellation: cancellation), live: live)
         if json {
             Out.json(response.json)
         } else {
