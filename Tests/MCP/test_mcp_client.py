@@ -156,6 +156,26 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
             r = await s.call_tool("fixture.echo", {"text": "after"})
             self.assertEqual(r.structured_content, {"text": "after"})
 
+    async def test_cancelling_skillhost_ask_cancels_its_steps(self):
+        self.add("agent_alpha.so")
+        self.add("agent_beta.so")
+        self.config = {"skills": {"test.fixture.alpha": {"sleepMs": 20000}, "test.fixture.beta": {"sleepMs": 20000}}}
+        async with stdio_client(self.params()) as streams, self.session(streams) as s:
+            await s.initialize()
+            task = asyncio.create_task(s.call_tool("skillhost_ask", {"text": "run alpha and beta"}))
+            await asyncio.sleep(0.8)
+            task.cancel()  # the client sends notifications/cancelled
+            with self.assertRaises(asyncio.CancelledError):
+                await task
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and len([l for l in self.audit() if l["outcome"] == "cancelled"]) < 2:
+                await asyncio.sleep(0.05)
+            steps = [l for l in self.audit() if l["intent"] in ("fixture.alpha.run", "fixture.beta.run")]
+            self.assertEqual(sorted(l["outcome"] for l in steps), ["cancelled", "cancelled"], "both steps stopped long before 20 s")
+            self.assertEqual({l["caller"] for l in steps}, {"agent"}, "the steps run with the agent as caller")
+            r = await s.call_tool("fixture.echo", {"text": "after"})
+            self.assertEqual(r.structured_content, {"text": "after"})
+
     async def test_destructive_intent_is_refused_unless_the_config_allows_it(self):
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
