@@ -89,6 +89,24 @@ final class PolicyEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(decisions.map(\.1), ["denied", "confirmed", "denied"], "a refusal at the prompt is not asked again")
     }
 
+    /// `ask` goes through the same policy: a destructive step the engine plans is run only after the
+    /// person says yes at the terminal; from a script (no terminal) it is refused.
+    func testAskConfirmsADestructiveStepOnTheTerminal() throws {
+        let yes = try onTerminal(["ask", "wipe the cache"], answer: "y")
+        XCTAssertTrue(yes.screen.contains("Run destructive intent fixture.wipe of skill test.fixture.destructive? [y/N]"), yes.screen)
+        XCTAssertEqual(yes.code, 0, yes.screen)
+        XCTAssertTrue(yes.screen.contains("wiped"), yes.screen)
+        let no = try onTerminal(["ask", "wipe the cache"], answer: "n")
+        XCTAssertEqual(no.code, 15, no.screen)
+        let script = skillhost(["ask", "wipe the cache", "--json"])
+        XCTAssertEqual(script.exitCode, 15, script.summary)
+        let step = ((try script.jsonObject()["steps"] as? [[String: Any]])?.first)
+        XCTAssertEqual((step?["input"] as? [String: Any])?["target"] as? String, "the cache", "the one free-text field gets the subject")
+        XCTAssertEqual((step?["error"] as? [String: Any])?["kind"] as? String, "denied")
+        let decisions = try auditLines().map { ($0["caller"] as? String ?? "", $0["decision"] as? String ?? "") }
+        XCTAssertEqual(decisions.map(\.1), ["denied", "confirmed", "denied", "denied"])
+    }
+
     func testRateLimitHoldsAcrossInvocationsAndNamesTheRule() throws {
         try writeConfig(#"{"policy":{"rateLimits":{"automation":{"fixture.echo":{"capacity":2,"refillPerSecond":0.05}}}}}"#)
         try assertInvokeOK(invoke("fixture.echo", #"{"text":"1"}"#), skill: "test.fixture.echo")

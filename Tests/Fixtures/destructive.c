@@ -2,6 +2,7 @@
  *   fixture.wipe   input {"target": string (required), "password": string marked "secret": true,
  *                  "token": string marked "writeOnly": true}; completes OK with {"wiped": true} and
  *                  the message "wiped". Nothing is really wiped; policy must still ask first.
+ *                  Keywords "wipe" / "清空", so `skillhost ask "wipe the cache"` finds it too.
  * Thread-safe: no state at all. */
 #include <string.h>
 
@@ -24,6 +25,7 @@ static const skh_intent intents[] = {
                         "\"token\":{\"type\":\"string\",\"writeOnly\":true}},\"required\":[\"target\"]}",
         .output_schema = "{\"type\":\"object\",\"properties\":{\"wiped\":{\"type\":\"boolean\"}},\"required\":[\"wiped\"]}",
         .confidence = 1.0,
+        .keywords = "{\"en\":[\"wipe\"],\"zh\":[\"清空\"]}",
     },
 };
 

@@ -37,9 +37,12 @@ public final class AgentEngine: Sendable {
 
     /// `cancellation`: cancelling it tells the running steps' skills (as for `invoke`), skips the steps
     /// not started yet, and ends the request `cancelled` with what had been answered.
-    public func start(_ request: AgentRequest, cancellation: Cancellation? = nil) -> Run {
+    /// `confirm`: asked (on a Dispatch thread) when the policy wants a person to confirm a destructive
+    /// step — the surface asks, the core decides; without it such steps are refused by the policy.
+    public func start(_ request: AgentRequest, cancellation: Cancellation? = nil,
+                      confirm: (@Sendable (_ intent: String, _ skill: String) -> Bool)? = nil) -> Run {
         let channel = PhaseChannel()
-        let task = Task { await self.handle(request, channel: channel, cancellation: cancellation) }
+        let task = Task { await self.handle(request, channel: channel, cancellation: cancellation, confirm: confirm) }
         return Run(phases: channel.stream, response: task)
     }
 
@@ -48,7 +51,8 @@ public final class AgentEngine: Sendable {
         await start(request).response.value
     }
 
-    func handle(_ request: AgentRequest, channel phases: PhaseChannel, cancellation: Cancellation?) async -> AgentResponse {
+    func handle(_ request: AgentRequest, channel phases: PhaseChannel, cancellation: Cancellation?,
+                confirm: (@Sendable (String, String) -> Bool)?) async -> AgentResponse {
         let startedAt = LocalClock.rfc3339(Int(time(nil)))
         phases.emit(.understanding)
         let catalog = IntentCatalog(registry: host.registry, caller: request.caller)
@@ -68,7 +72,7 @@ public final class AgentEngine: Sendable {
         }
         let records = await Executor(host: host, request: request, phases: phases, maxParallel: settings.maxParallel,
                                      timeoutMs: settings.stepTimeoutMs, builds: builds, notRerun: notRerun,
-                                     store: AgentContextStore(request: request), cancellation: cancellation).run(plan)
+                                     store: AgentContextStore(request: request), cancellation: cancellation, confirm: confirm).run(plan)
 
         phases.emit(.collecting)
         phases.emit(.synthesizing)

@@ -20,6 +20,8 @@ struct Executor {
     let store: AgentContextStore
     /// Cancels the running steps (each call is told) and skips the rest.
     let cancellation: Cancellation?
+    /// Asks the person to confirm a destructive step the policy will not run unconfirmed (see `AgentEngine.start`).
+    let confirm: (@Sendable (String, String) -> Bool)?
 
     func run(_ plan: AgentPlan) async -> [StepRecord] {
         var done: [Int: StepRecord] = [:]
@@ -98,8 +100,18 @@ struct Executor {
         call.cancellation = cancellation
         let request = call
         let host = self.host
+        let confirm = self.confirm
         let outcome = await withCheckedContinuation { (k: CheckedContinuation<Result<InvokeSuccess, SkillError>, Never>) in
-            DispatchQueue.global().async { k.resume(returning: host.invoke(request)) }
+            DispatchQueue.global().async {
+                var outcome = host.invoke(request)
+                // Refused until a person says yes: ask once, then call again confirmed (the first call never ran).
+                if case .failure(let e) = outcome, e.needsConfirmation, let confirm, confirm(intent, e.skillID ?? skill) {
+                    var confirmed = request
+                    confirmed.confirmed = true
+                    outcome = host.invoke(confirmed)
+                }
+                k.resume(returning: outcome)
+            }
         }
         let end = phases.elapsedMs
         switch outcome {

@@ -6,7 +6,8 @@
 ///                        day when only a time is said and it has passed today)
 ///   integer "days"       the number of days from today through the end of the named range
 ///   string with "enum"   a value of the enum that the clause contains
-///   string named title, text, subject, name, note, content, query, message
+///   string named title, text, subject, name, note, content, query, message — or the only required
+///                        free-text string of the intent (no format, no enum)
 ///                        the clause without the words that asked for the intent and without the
 ///                        time expressions ("提醒我明天买牛奶" → "买牛奶"); a quoted part wins
 /// Then the configured defaults (`agent.defaults`) fill what is still open. Required fields that stay
@@ -25,7 +26,11 @@ enum ParameterFiller {
         var out = Filled()
         let required = Set((schema["required"]?.arrayValue ?? []).compactMap(\.stringValue))
         let lowerClause = clause.lowercased()
-        for (name, property) in schema["properties"]?.objectValue ?? JSONObject() {
+        let properties = schema["properties"]?.objectValue ?? JSONObject()
+        let freeText = properties.filter { m in
+            required.contains(m.key) && m.value["type"]?.stringValue == "string" && m.value["format"] == nil && m.value["enum"] == nil
+        }.map(\.key)
+        for (name, property) in properties {
             let type = property["type"]?.stringValue ?? ""
             let format = property["format"]?.stringValue ?? ""
             let lname = name.lowercased()
@@ -59,7 +64,7 @@ enum ParameterFiller {
                 if let hit = options.first(where: { !$0.isEmpty && lowerClause.contains($0.lowercased()) }) {
                     out.parameters[name] = .string(hit)
                 }
-            } else if type == "string", titleNames.contains(lname), required.contains(name) || defaults?[name] == nil {
+            } else if type == "string", titleNames.contains(lname) || freeText == [name], required.contains(name) || defaults?[name] == nil {
                 if let title = title(from: clause, removing: matched + (time?.phrases ?? [])) {
                     out.parameters[name] = .string(title)
                 }

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import SkillHostCore
+import Synchronization
 
 /// `skillhost ask TEXT… [--json] [--now RFC3339] [--time-zone TZ] [--locale TAG] [--request JSON|-]`
 /// A thin surface over `AgentEngine`: builds the request, shows the phases live on one line of a
@@ -24,7 +25,15 @@ enum AskCommand {
         let cancellation = Cancellation()
         let interrupts = cancelOnInterrupt(cancellation)  // Ctrl-C: the running skills are told, the rest skipped
         defer { interrupts.cancel() }
-        let response = wait(engine.start(request, cancellation: cancellation), live: live)
+        // A destructive step needs a person's yes at the terminal (one question at a time).
+        var confirm: (@Sendable (String, String) -> Bool)? = nil
+        if caller == .human {
+            let prompts = Mutex(0)
+            confirm = { intent, skill in
+                prompts.withLock { _ -> Bool in askOnTerminal("\r\u{1B}[KRun destructive intent \(intent) of skill \(skill)? [y/N] ") }
+            }
+        }
+        let response = wait(engine.start(request, cancellation: cancellation, confirm: confirm), live: live)
         if json {
             Out.json(response.json)
         } else {
