@@ -77,16 +77,9 @@ struct AgentBench {
         func ask() -> Bool {
             let request = AgentRequest(text: "run alpha and beta", source: .script, caller: .automation,
                                        timeZone: host.timeZone, now: Int(time(nil)))
-            let done = DispatchSemaphore(value: 0)
-            let box = Box()
-            let engine = self.engine
-            Task {
-                box.response = await engine.ask(request)
-                done.signal()
-            }
-            done.wait()
-            guard let r = box.response, r.status == "answered", r.steps.count == 2 else {
-                fail("ask \"run alpha and beta\" did not run both fixtures: \(box.response?.answer ?? "no answer")")
+            let r = engine.start(request).wait()
+            guard r.status == "answered", r.steps.count == 2 else {
+                fail("ask \"run alpha and beta\" did not run both fixtures: \(r.answer)")
             }
             return true
         }
@@ -96,6 +89,4 @@ struct AgentBench {
             return false
         }
     }
-
-    final class Box: @unchecked Sendable { var response: AgentResponse? }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SkillHostCore
+import Synchronization
 
 /// `skillhost_ask`: the agent engine as one MCP tool, so an agent can hand over a whole sentence
 /// ("what meetings do I have tomorrow, and will it rain?") instead of picking intents itself. The
@@ -34,20 +35,11 @@ enum AskTool {
         case .success(let r): request = r
         }
         let engine = AgentEngine(host: host, traces: TraceStore(paths: host.paths))
-        let run = engine.start(request, cancellation: cancellation)
-        let done = DispatchSemaphore(value: 0)
-        let box = Box()
-        Task {
-            var n = 0
-            for await event in run.phases {
-                n += 1
-                progress?(n, event.phase.line)
-            }
-            box.response = await run.response.value
-            done.signal()
+        let phases = Mutex(0)
+        let r = engine.start(request, cancellation: cancellation).wait { event in
+            let n = phases.withLock { n -> Int in n += 1; return n }
+            progress?(n, event.phase.line)
         }
-        done.wait()
-        let r = box.response!
         let steps: [JSON] = r.steps.map { s in
             var o = JSONObject([("intent", .string(s.step.intent)), ("skill", .string(s.skillID)), ("status", .string(s.status.rawValue))])
             if let out = s.result { o["output"] = out }
@@ -60,6 +52,4 @@ enum AskTool {
         return .object(JSONObject([("content", .array([.object(JSONObject([("type", "text"), ("text", .string(r.answer))]))])),
                                    ("structuredContent", structured), ("isError", .bool(r.status == "failed"))]))
     }
-
-    final class Box: @unchecked Sendable { var response: AgentResponse? }
 }

@@ -33,6 +33,25 @@ public final class AgentEngine: Sendable {
     public struct Run: Sendable {
         public let phases: AsyncStream<PhaseEvent>
         public let response: Task<AgentResponse, Never>
+
+        /// For synchronous surfaces: blocks the calling thread (a main or Dispatch thread, never a
+        /// Swift-concurrency one) until the answer, handing each phase to `onPhase` on the way.
+        public func wait(onPhase: (@Sendable (PhaseEvent) -> Void)? = nil) -> AgentResponse {
+            let done = DispatchSemaphore(value: 0)
+            let box = ResponseBox()
+            Task {
+                for await event in phases { onPhase?(event) }
+                box.value = await response.value
+                done.signal()
+            }
+            done.wait()
+            return box.value!
+        }
+    }
+
+    /// Hands the response from the task to the waiting thread (written before `signal`, read after `wait`).
+    private final class ResponseBox: @unchecked Sendable {
+        var value: AgentResponse?
     }
 
     /// `cancellation`: cancelling it tells the running steps' skills (as for `invoke`), skips the steps

@@ -71,20 +71,11 @@ enum AskCommand {
 
     /// Waits for the answer; with `live`, rewrites one stderr line per phase ("⋯ executing calendar.events.list 1/2").
     static func wait(_ run: AgentEngine.Run, live: Bool) -> AgentResponse {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResponseBox()
-        Task {
-            if live {
-                for await event in run.phases {
-                    writeStandardError("\r\u{1B}[K⋯ " + event.phase.line)
-                }
-                writeStandardError("\r\u{1B}[K")
-            }
-            box.value = await run.response.value
-            done.signal()
-        }
-        done.wait()
-        return box.value!
+        var show: (@Sendable (PhaseEvent) -> Void)? = nil
+        if live { show = { event in writeStandardError("\r\u{1B}[K⋯ " + event.phase.line) } }
+        let response = run.wait(onPhase: show)
+        if live { writeStandardError("\r\u{1B}[K") }
+        return response
     }
 }
 
@@ -99,9 +90,4 @@ func readStandardInput() -> String {
         bytes += buf[0..<n]
     }
     return String(decoding: bytes, as: UTF8.self)
-}
-
-/// Hands the response from the task to the waiting main thread (written before `signal`, read after `wait`).
-final class ResponseBox: @unchecked Sendable {
-    var value: AgentResponse?
 }

@@ -26,7 +26,7 @@ enum ReplayCommand {
         let request = AgentRequest(text: recorded["text"]!.stringValue!, source: .replay, caller: .automation,
                                    locale: recorded["locale"]?.stringValue, timeZone: host.timeZone, now: now)
         let engine = AgentEngine(host: host, traces: nil, replayWrites: args.flag("--include-writes"))
-        let response = AskCommand.wait(engine.start(request), live: false)
+        let response = engine.start(request).wait()
         let replayed = response.json
         let differences = TraceDiff.differences(recorded: trace, replayed: replayed)
         let builds = buildChanges(trace, replayed)
