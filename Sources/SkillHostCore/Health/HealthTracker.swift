@@ -75,7 +75,7 @@ final class HealthTracker: Sendable {
             let buffered = state.withLock { s -> Bool in
                 refreshIfChanged(&s)
                 let e = HealthMachine.effective(Self.forFile(s.view[id], files[id]), now: Self.now(), settings: settings)
-                guard e.state == .ok, e.file != nil || files[id] == nil, s.view[id] != nil else { return false }
+                guard e.state == .ok, s.view[id] != nil else { return false }
                 if s.pending.isEmpty { s.pendingSince = DispatchTime.now().uptimeNanoseconds }
                 s.pending[id, default: 0] += n
                 return DispatchTime.now().uptimeNanoseconds - s.pendingSince < 1_000_000_000
