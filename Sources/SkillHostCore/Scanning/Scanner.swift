@@ -189,10 +189,10 @@ public struct Scanner {
         }
     }
 
-    /// Why a file or folder must not be trusted, if it must not: writable by group or others, or
-    /// owned by someone who is neither the current user nor root.
     static let currentUser = getuid()
 
+    /// Why a file or folder must not be trusted, if it must not: writable by group or others, or
+    /// owned by someone who is neither the current user nor root.
     static func insecurity(of st: stat, what: String, path: String) -> (message: String, hint: String)? {
         let mode = st.st_mode & 0o7777
         if mode & 0o022 != 0 {
