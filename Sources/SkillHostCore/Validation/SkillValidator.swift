@@ -229,20 +229,9 @@ final class SkillValidator {
         return String(cString: p)
     }
 
-    /// VmRSS of process `pid` in KiB, from /proc/PID/status (read with read(2): procfs files have no size).
+    /// VmRSS of process `pid` in KiB, from /proc/PID/status (read to its end: procfs files have no size).
     static func residentKB(pid: pid_t) -> Int? {
-        guard pid > 0 else { return nil }
-        let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var text: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            text += chunk[0..<n]
-        }
+        guard pid > 0, let text = StateFile(path: "/proc/\(pid)/status").read() else { return nil }
         for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
