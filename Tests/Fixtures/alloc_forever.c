@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 #define BLOCK (1024L * 1024L)
 #define SAFETY_CAP (4096L * BLOCK)
@@ -27,39 +27,13 @@ static void invoke(const skh_call *call)
 }
 
 static const skh_intent intents[] = {
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.alloc",
-        .description = "Allocates and touches 1 MiB blocks until it dies.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.alloc.ok",
-        .description = "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.alloc",
+                   "Allocates and touches 1 MiB blocks until it dies.",
+                   "{\"type\":\"object\"}", NULL),
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.alloc.ok",
+                   "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
+                   "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.alloc",
-    .name = "Allocates and touches 1 MiB blocks until it dies.",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Allocates and touches 1 MiB blocks until it dies.",
-    .intent_count = 2,
-    .intents = intents,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(SKH_SKILL_THREAD_SAFE, "test.fixture.alloc", "Allocates and touches 1 MiB blocks until it dies.",
+              "Allocates and touches 1 MiB blocks until it dies.", NULL)

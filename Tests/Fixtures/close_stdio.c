@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 static void invoke(const skh_call *call)
 {
@@ -20,39 +20,13 @@ static void invoke(const skh_call *call)
 }
 
 static const skh_intent intents[] = {
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.closestdio",
-        .description = "Closes its stdout and stderr, then answers.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.closestdio.ok",
-        .description = "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.closestdio",
+                   "Closes its stdout and stderr, then answers.",
+                   "{\"type\":\"object\"}", NULL),
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.closestdio.ok",
+                   "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
+                   "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.closestdio",
-    .name = "Closes its stdout and stderr, then answers.",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Closes its stdout and stderr, then answers.",
-    .intent_count = 2,
-    .intents = intents,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(SKH_SKILL_THREAD_SAFE, "test.fixture.closestdio", "Closes its stdout and stderr, then answers.",
+              "Closes its stdout and stderr, then answers.", NULL)

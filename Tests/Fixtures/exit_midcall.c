@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 static void invoke(const skh_call *call)
 {
@@ -18,39 +18,13 @@ static void invoke(const skh_call *call)
 }
 
 static const skh_intent intents[] = {
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.exit",
-        .description = "Calls exit(0) inside invoke().",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.exit.ok",
-        .description = "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.exit",
+                   "Calls exit(0) inside invoke().",
+                   "{\"type\":\"object\"}", NULL),
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.exit.ok",
+                   "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
+                   "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.exit",
-    .name = "Calls exit(0) inside invoke().",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Calls exit(0) inside invoke().",
-    .intent_count = 2,
-    .intents = intents,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(SKH_SKILL_THREAD_SAFE, "test.fixture.exit", "Calls exit(0) inside invoke().",
+              "Calls exit(0) inside invoke().", NULL)

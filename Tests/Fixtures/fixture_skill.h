@@ -1,6 +1,7 @@
 /* fixture_skill.h — shared by the fixtures that check their own input (as every skill should: the
  * host validates input first, but `skillhost validate` sends wrong input straight to the skill), and
- * the skh_skill boilerplate of the validate_*.c fixtures. Not a JSON parser: enough for a fixture. */
+ * the skh_intent / skh_skill boilerplate of the one-file fixtures (validate_*.c and the fault
+ * fixtures). Not a JSON parser: enough for a fixture. */
 #ifndef FIXTURE_SKILL_H
 #define FIXTURE_SKILL_H
 

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 static void invoke(const skh_call *call)
 {
@@ -28,39 +28,13 @@ static void invoke(const skh_call *call)
 }
 
 static const skh_intent intents[] = {
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.fork",
-        .description = "Forks a child that sleeps 60 seconds, then answers.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.fork.ok",
-        .description = "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.fork",
+                   "Forks a child that sleeps 60 seconds, then answers.",
+                   "{\"type\":\"object\"}", NULL),
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.fork.ok",
+                   "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
+                   "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.fork",
-    .name = "Forks a child that sleeps 60 seconds, then answers.",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Forks a child that sleeps 60 seconds, then answers.",
-    .intent_count = 2,
-    .intents = intents,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(SKH_SKILL_THREAD_SAFE, "test.fixture.fork", "Forks a child that sleeps 60 seconds, then answers.",
+              "Forks a child that sleeps 60 seconds, then answers.", NULL)

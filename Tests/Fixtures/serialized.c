@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 static volatile int running;
 static volatile int max_seen;
@@ -30,31 +30,10 @@ static void invoke(const skh_call *call)
 }
 
 static const skh_intent intents[] = {
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY,
-        .name = "fixture.serialized",
-        .description = "Sleeps 100 ms and reports how many of its calls ever overlapped.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY, "fixture.serialized",
+                   "Sleeps 100 ms and reports how many of its calls ever overlapped.",
+                   "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = 0, /* not thread-safe: calls must be serialized */
-    .id = "test.fixture.serialized",
-    .name = "Serialized",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "A skill that is not thread-safe.",
-    .intent_count = 1,
-    .intents = intents,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(0 /* not thread-safe: calls must be serialized */, "test.fixture.serialized", "Serialized",
+              "A skill that is not thread-safe.", NULL)

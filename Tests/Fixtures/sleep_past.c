@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 static void invoke(const skh_call *call)
 {
@@ -22,39 +22,13 @@ static void invoke(const skh_call *call)
 }
 
 static const skh_intent intents[] = {
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.sleep",
-        .description = "Sleeps 30 seconds inside invoke(), then completes.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.sleep.ok",
-        .description = "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.sleep",
+                   "Sleeps 30 seconds inside invoke(), then completes.",
+                   "{\"type\":\"object\"}", NULL),
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.sleep.ok",
+                   "Answers {\"ok\":true} at once: shows the skill works again after a fault.",
+                   "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.sleep",
-    .name = "Sleeps 30 seconds inside invoke(), then completes.",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Sleeps 30 seconds inside invoke(), then completes.",
-    .intent_count = 2,
-    .intents = intents,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(SKH_SKILL_THREAD_SAFE, "test.fixture.sleep", "Sleeps 30 seconds inside invoke(), then completes.",
+              "Sleeps 30 seconds inside invoke(), then completes.", NULL)
