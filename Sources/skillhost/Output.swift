@@ -32,7 +32,7 @@ enum Out {
         var widths = [Int](repeating: 0, count: header.count)
         for r in all { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
         return all.map { r in
-            r.enumerated().map { i, c in i == r.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count) }
+            r.enumerated().map { i, c in i == r.count - 1 ? c : c.padding(widths[i]) }
                 .joined(separator: "  ")
         }.joined(separator: "\n")
     }
@@ -69,4 +69,9 @@ func withHost(forOneFile args: Arguments, allowing options: Set<String> = [], he
     }
     let json = args.flag("--json")
     do { return body(try openHost(args), file, json) } catch { return Out.fail(error, json: json) }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters.
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -229,7 +229,8 @@ final class AskTests: EndToEndTestCase {
 
         let list = skillhost(["traces", "--json"])
         let rows = try list.jsonArray()
-        XCTAssertEqual(rows.first?["text"] as? String, "run alpha for today", "replays write no traces of their own")
+        XCTAssertEqual(rows.count, 1, "replays write no traces of their own: \(rows)")
+        XCTAssertEqual(rows.first?["text"] as? String, "run alpha for today")
     }
 
     func testReplayDoesNotRepeatWritesUnlessAsked() throws {
@@ -243,6 +244,13 @@ final class AskTests: EndToEndTestCase {
         let list = invoke("reminder.list", "{}")
         let reminders = (try assertInvokeOK(list, skill: "dev.skillhost.reminders") as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
         XCTAssertEqual(reminders.count, 1, "the replay did not create a second reminder")
+        // Asked (--include-writes), the replay runs the intent again.
+        let again = skillhost(["replay", trace, "--include-writes", "--json"])
+        XCTAssertEqual(again.exitCode, 0, again.summary)
+        let rerun = ((try again.jsonObject()["replayed"] as? [String: Any])?["steps"] as? [[String: Any]])?.first
+        XCTAssertEqual(rerun?["status"] as? String, "ok")
+        let after = (try assertInvokeOK(invoke("reminder.list", "{}"), skill: "dev.skillhost.reminders") as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        XCTAssertEqual(after.count, 2, "--include-writes created the reminder again")
         XCTAssertEqual(skillhost(["replay", work + "/nope.json"]).exitCode, 10)
     }
 }

@@ -3,7 +3,8 @@ import XCTest
 
 /// The command line itself: unknown commands and options are usage errors (exit 2), help exits 0.
 final class UsageTests: EndToEndTestCase {
-    static let commands = ["list", "inspect", "invoke", "health", "install", "doctor", "unblock", "validate"]
+    static let commands = ["list", "inspect", "invoke", "health", "install", "doctor", "unblock", "validate",
+                           "mcp", "new", "ask", "replay", "traces"]
 
     func testUnknownCommandExitsTwoNamingIt() throws {
         let r = skillhost("frobnicate")

@@ -65,11 +65,6 @@ public final class AgentEngine: Sendable {
         return Run(phases: channel.stream, response: task)
     }
 
-    /// Runs a request to its answer.
-    public func ask(_ request: AgentRequest) async -> AgentResponse {
-        await start(request).response.value
-    }
-
     func handle(_ request: AgentRequest, channel phases: PhaseChannel, cancellation: Cancellation?,
                 confirm: (@Sendable (String, String) -> Bool)?) async -> AgentResponse {
         let startedAt = LocalClock.rfc3339(Int(time(nil)))

@@ -21,8 +21,3 @@ enum ValidateCommand {
         return (["validate \(r.file)\(who)"] + lines + ["validate: \(r.tally)"]).joined(separator: "\n")
     }
 }
-
-extension String {
-    /// The string padded with spaces to `width` characters.
-    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
-}

@@ -14,27 +14,26 @@ struct ScaffoldNames {
 
     /// Nil, with the reason, when NAME cannot become all of the above.
     static func make(name: String, id: String?, vendor: String?) -> Result<ScaffoldNames, UsageError> {
-        let bytes = Array(name.utf8)
         func isLower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7a }
         func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
-        guard let first = bytes.first, isLower(first),
-              bytes.allSatisfy({ isLower($0) || isDigit($0) || $0 == 0x2d || $0 == 0x5f }) else {
+        /// A lowercase letter, then only a-z, 0-9, - and _ (NAME, and each segment of an id).
+        func isSegment<S: StringProtocol>(_ s: S) -> Bool {
+            guard let f = s.utf8.first, isLower(f) else { return false }
+            return s.utf8.allSatisfy { isLower($0) || isDigit($0) || $0 == 0x2d || $0 == 0x5f }
+        }
+        guard isSegment(name) else {
             return .failure(UsageError("NAME must start with a lowercase letter and hold only a-z, 0-9, - and _ (like \"weather-alerts\"), found \"\(name)\""))
         }
-        let words = name.split(whereSeparator: { $0 == "-" || $0 == "_" })
-        let module = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        let words = name.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        let module = words.joined()
         let product = module.hasSuffix("Skill") ? module : module + "Skill"
         let skillID = id ?? "com.example." + name.replacing("_", with: "-")
         let idParts = skillID.split(separator: ".", omittingEmptySubsequences: false)
-        guard idParts.count >= 2, idParts.allSatisfy({ p in
-            guard let f = p.utf8.first, isLower(f) else { return false }
-            return p.utf8.allSatisfy { isLower($0) || isDigit($0) || $0 == 0x2d || $0 == 0x5f }
-        }) else {
+        guard idParts.count >= 2, idParts.allSatisfy(isSegment) else {
             return .failure(UsageError("--id must be a lowercase reverse-DNS id like \"com.example.weather-alerts\", found \"\(skillID)\""))
         }
         return .success(ScaffoldNames(name: name, module: module, product: product, id: skillID,
-                                      namespace: name.replacing("-", with: "_"),
-                                      title: words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " "),
+                                      namespace: name.replacing("-", with: "_"), title: words.joined(separator: " "),
                                       vendor: vendor ?? "Example"))
     }
 

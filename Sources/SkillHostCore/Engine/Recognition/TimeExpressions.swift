@@ -10,8 +10,6 @@ public struct TimeSpec: Sendable, Equatable {
     public var phrases: [String]
     /// Whether the text named a day (not only a time of day, which counts from today).
     public var dayGiven: Bool
-
-    public var isSingleDay: Bool { start == end }
 }
 
 /// Finds time expressions in English and Chinese text and resolves them against "today" (a local

@@ -54,7 +54,7 @@ enum AskCommand {
             now = t
         }
         if let raw = args.values["--request"] {
-            let text = raw == "-" ? readStandardInput() : raw
+            let text = raw == "-" ? String(decoding: readStandardInput(), as: UTF8.self) : raw
             let parsed: JSON
             do { parsed = try JSON.parse(text) } catch {
                 return .failure(SkillError(.invalidInput, "--request is not valid JSON: \(error)", hint: #"e.g. --request '{"text":"what meetings do I have tomorrow?"}'"#))
@@ -77,17 +77,4 @@ enum AskCommand {
         if live { writeStandardError("\r\u{1B}[K") }
         return response
     }
-}
-
-/// All of stdin, as UTF-8 text.
-func readStandardInput() -> String {
-    var bytes: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = read(0, &buf, buf.count)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        bytes += buf[0..<n]
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }
