@@ -68,7 +68,7 @@ public struct StoredMessage: Sendable {
 }
 
 /// An entry that is not a readable message, and why.
-public struct SkippedMessage: Sendable, Equatable {
+public struct SkippedMessage: Sendable, Equatable, Encodable {
     public let source: String
     public let reason: String
 
