@@ -123,16 +123,11 @@ public struct CalendarQuery: Sendable {
                                  description: event.description, calendar: event.calendar)
     }
 
-    /// "5 events from 2026-11-30 to 2026-12-01."
-    public func listMessage(count: Int, range: DayRange) -> String {
+    /// "No events from 2026-11-30 to 2026-12-01." (the summary's text when no day has events)
+    func noEventsMessage(range: DayRange) -> String {
         let span = range.from == range.to ? (chinese ? "\(range.from)" : "on \(range.from)")
                                           : (chinese ? "\(range.from) 至 \(range.to)" : "from \(range.from) to \(range.to)")
-        if chinese { return count == 0 ? "\(span) 没有日程。" : "\(span) 共 \(count) 个日程。" }
-        switch count {
-        case 0: return "No events \(span)."
-        case 1: return "1 event \(span)."
-        default: return "\(count) events \(span)."
-        }
+        return chinese ? "\(span) 没有日程。" : "No events \(span)."
     }
 
     public func summary(_ occurrences: [EventOccurrence], range: DayRange) -> CalendarSummary {
@@ -161,12 +156,7 @@ public struct CalendarQuery: Sendable {
                 sentences.append(daySentence(day: day, occurrences: onDay, dayStart: dayStart, dayEnd: dayEnd))
             }
         }
-        let text: String
-        if sentences.isEmpty {
-            text = listMessage(count: 0, range: range)
-        } else {
-            text = sentences.joined(separator: "\n")
-        }
+        let text = sentences.isEmpty ? noEventsMessage(range: range) : sentences.joined(separator: "\n")
         return CalendarSummary(count: occurrences.count, days: days, text: text)
     }
 

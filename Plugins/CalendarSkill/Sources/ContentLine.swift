@@ -119,30 +119,6 @@ public struct ContentLine: Sendable, Equatable {
         return String(out)
     }
 
-    /// Splits a value on `separator` where it is not escaped by a backslash (for multi-valued TEXT such
-    /// as CATEGORIES, and for the comma-separated lists of EXDATE/RDATE). Escapes are kept.
-    public static func splitUnescaped(_ text: String, on separator: Unicode.Scalar) -> [String] {
-        var parts: [String] = []
-        var current = String.UnicodeScalarView()
-        var escaping = false
-        for c in text.unicodeScalars {
-            if escaping {
-                current.append(c)
-                escaping = false
-            } else if c == "\\" {
-                current.append(c)
-                escaping = true
-            } else if c == separator {
-                parts.append(String(current))
-                current = String.UnicodeScalarView()
-            } else {
-                current.append(c)
-            }
-        }
-        parts.append(String(current))
-        return parts
-    }
-
     /// RFC 6868: `^n` → newline, `^^` → `^`, `^'` → `"`; any other `^x` is kept as is.
     static func decodeCaret(_ text: String) -> String {
         guard text.contains("^") else { return text }

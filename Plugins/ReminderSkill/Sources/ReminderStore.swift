@@ -41,7 +41,7 @@ struct ReminderStore: Sendable {
     func create(title: String, due: String?, notes: String?, now: Date, timeZone: TimeZone) throws -> Reminder {
         let reminder = Reminder(id: Self.newID(), title: title, due: due, notes: notes,
                                 createdAt: SkillDates.format(now, timeZone: timeZone), completed: false, completedAt: nil)
-        try withLockedFile(exclusive: true) { fd in try append(.create(reminder), fd: fd) }
+        try withLockedFile { fd in try append(.create(reminder), fd: fd) }
         return reminder
     }
 
@@ -63,7 +63,7 @@ struct ReminderStore: Sendable {
     /// Marks `id` completed and returns it. Idempotent: completing a completed reminder changes nothing
     /// (and appends nothing). Throws `ReminderStoreError.notFound` for an unknown id.
     func complete(id: String, now: Date, timeZone: TimeZone, warn: (String) -> Void = { _ in }) throws -> Reminder {
-        try withLockedFile(exclusive: true) { fd in
+        try withLockedFile { fd in
             guard var reminder = fold(try readAll(fd), warn: warn).first(where: { $0.id == id }) else {
                 throw ReminderStoreError.notFound(id: id)
             }
@@ -130,13 +130,13 @@ struct ReminderStore: Sendable {
 
     // MARK: File access
 
-    /// Opens the log for reading and appending (creating it and its directory), holds `flock` for `body`.
-    private func withLockedFile<R>(exclusive: Bool, _ body: (Int32) throws -> R) throws -> R {
+    /// Opens the log for reading and appending (creating it and its directory), holds `flock(LOCK_EX)` for `body`.
+    private func withLockedFile<R>(_ body: (Int32) throws -> R) throws -> R {
         try createDirectory()
         let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw io("cannot open \(path)") }
         defer { close(fd) }   // closing the descriptor releases the lock
-        try lock(fd, exclusive ? LOCK_EX : LOCK_SH)
+        try lock(fd, LOCK_EX)
         return try body(fd)
     }
 

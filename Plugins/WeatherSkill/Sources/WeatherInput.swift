@@ -73,8 +73,7 @@ public struct WeatherConfig: Decodable, Sendable, Equatable {
     /// The messages name the config key to fix.
     public func validated() throws(WeatherError) -> WeatherConfig {
         var copy = self
-        copy.baseURL = baseURL.trimmingCharacters(in: .whitespaces)
-        while copy.baseURL.hasSuffix("/") { copy.baseURL.removeLast() }
+        copy.baseURL = OpenMeteo.trimmed(baseURL)
         guard let url = URL(string: copy.baseURL), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host != nil, url.query == nil else {
             throw .unavailable("invalid configuration: \"baseURL\" must be an http(s) URL such as \(Self.defaultBaseURL), found \"\(baseURL)\"")

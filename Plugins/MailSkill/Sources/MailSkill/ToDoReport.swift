@@ -22,7 +22,7 @@ struct ToDoReport: Encodable {
     let messages: Int
     let count: Int
     let todos: [Item]
-    let skipped: [TriageReport.Skipped]
+    let skipped: [SkippedMessage]
     let message: String
 
     /// To-dos sorted by due day (undated last), then in message order (newest first).
@@ -47,7 +47,7 @@ struct ToDoReport: Encodable {
         messages = run.messages.count
         todos = items.map(\.item)
         count = todos.count
-        skipped = run.skipped.map { TriageReport.Skipped(source: $0.source, reason: $0.reason) }
+        skipped = run.skipped
         message = Self.sentence(todos, messages: messages, language: language)
     }
 

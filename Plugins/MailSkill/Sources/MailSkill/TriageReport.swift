@@ -35,18 +35,13 @@ struct TriageReport: Encodable {
         let invoice, meeting, newsletter, personal, unread: Int
     }
 
-    struct Skipped: Encodable {
-        let source: String
-        let reason: String
-    }
-
     let mailbox: String
     let format: String
     let total: Int
     let matched: Int
     let messages: [Message]
     let counts: Counts
-    let skipped: [Skipped]
+    let skipped: [SkippedMessage]
     let message: String
 
     init(_ run: TriageRun, language: TextLanguage) {
@@ -58,7 +53,7 @@ struct TriageReport: Encodable {
         let count = { (l: MailLabel) in run.messages.filter { $0.labels.contains(l) }.count }
         counts = Counts(invoice: count(.invoice), meeting: count(.meeting), newsletter: count(.newsletter),
                         personal: count(.personal), unread: run.messages.filter { !$0.seen }.count)
-        skipped = run.skipped.map { Skipped(source: $0.source, reason: $0.reason) }
+        skipped = run.skipped
         message = Self.sentence(counts: counts, shown: messages.count, matched: run.matched, skipped: skipped.count, language: language)
     }
 

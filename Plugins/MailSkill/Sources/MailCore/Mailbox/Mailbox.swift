@@ -26,9 +26,8 @@ public struct Mailbox: Sendable {
         case .failure(let f):
             throw .unreadable(path: path, reason: f.description)
         case .success(.directory):
-            let hasCur = (try? FileBytes.kind(path + "/cur").get()).map { if case .directory = $0 { true } else { false } } ?? false
-            let hasNew = (try? FileBytes.kind(path + "/new").get()).map { if case .directory = $0 { true } else { false } } ?? false
-            guard hasCur || hasNew else {
+            func isDirectory(_ p: String) -> Bool { if case .success(.directory) = FileBytes.kind(p) { true } else { false } }
+            guard isDirectory(path + "/cur") || isDirectory(path + "/new") else {
                 throw .notAMailbox(path: path, reason: "a folder without cur/ or new/ inside, so not a Maildir")
             }
             return try Maildir.read(path)
@@ -69,7 +68,7 @@ public struct StoredMessage: Sendable {
 }
 
 /// An entry that is not a readable message, and why.
-public struct SkippedMessage: Sendable, Equatable {
+public struct SkippedMessage: Sendable, Equatable, Encodable {
     public let source: String
     public let reason: String
 
