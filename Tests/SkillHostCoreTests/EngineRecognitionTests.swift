@@ -164,6 +164,14 @@ final class EngineRecognitionTests: XCTestCase {
         XCTAssertEqual(r.intents.map(\.intent), ["units.convert"])
     }
 
+    func testAScriptedRequestInAnotherZoneIsRefusedNotMisread() throws {
+        let same = AgentRequest.from(json: try JSON.parse(#"{"text":"x","timeZone":"UTC"}"#), source: .script, caller: .automation, timeZone: "UTC", now: 0)
+        XCTAssertNoThrow(try same.get())
+        let other = AgentRequest.from(json: try JSON.parse(#"{"text":"x","timeZone":"Asia/Tokyo"}"#), source: .script, caller: .automation, timeZone: "UTC", now: 0)
+        guard case .failure(let e) = other else { return XCTFail("a request in another zone must be refused") }
+        XCTAssertTrue(e.message.contains("\"Asia/Tokyo\"") && e.message.contains("\"UTC\""), e.message)
+    }
+
     // MARK: - Phases and replay
 
     func testPhasesNeverGoBackwardsOrArriveAfterFinished() async {

@@ -56,6 +56,11 @@ public struct AgentRequest: Sendable {
         for key in o.keys where !["text", "now", "locale", "timeZone"].contains(key) {
             return .failure(SkillError(.invalidInput, "request: unknown member \"\(key)\" (expected text, now, locale, timeZone)"))
         }
+        // Times are read in the host process's zone; a request in another zone is refused, never misread.
+        if let zone = o["timeZone"], zone.stringValue != timeZone {
+            return .failure(SkillError(.invalidInput, "request: member \"timeZone\" is \(zone.serialized), but this host reads times in \"\(timeZone)\"",
+                                       hint: "leave it out, or run the host in that zone (skillhost ask takes the request's timeZone, or --time-zone)"))
+        }
         return .success(AgentRequest(text: text, source: source, caller: caller, locale: o["locale"]?.stringValue, timeZone: timeZone, now: instant))
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a skill's code runs. `.process` for every skill unless the config's `"trusted"` list names it:
 /// a skill's own say-so never counts.
 public enum Isolation: String, Sendable {
@@ -48,6 +50,8 @@ public final class SkillRegistry: Sendable {
     /// Intent name → the address of its highest version.
     private let newest: [String: String]
     private let byID: [String: RegisteredSkill]
+    /// Full manifests parsed so far, by skill id (the registry is immutable, so each is parsed once).
+    private let parsed = Mutex<[String: SkillManifest]>([:])
 
     public init(_ skills: [RegisteredSkill]) {
         self.skills = skills.sorted { $0.id < $1.id }
@@ -79,6 +83,15 @@ public final class SkillRegistry: Sendable {
     }
 
     public func skill(id: String) -> RegisteredSkill? { byID[id] }
+
+    /// `skill.manifest()`, parsed once per registry: a long-running host (`skillhost mcp`) asks for the
+    /// manifests of every skill on each agent request.
+    public func manifest(of skill: RegisteredSkill) -> SkillManifest? {
+        if let m = parsed.withLock({ $0[skill.id] }) { return m }
+        guard let m = skill.manifest() else { return nil }
+        parsed.withLock { $0[skill.id] = m }
+        return m
+    }
 
     public func skills(inCategory category: String) -> [RegisteredSkill] { skills.filter { $0.summary.category == category } }
 

@@ -27,7 +27,7 @@ public struct IntentCatalog: Sendable {
         var entries: [Entry] = []
         var seen = Set<String>()
         for skill in registry.skills {
-            guard let manifest = skill.manifest() else { continue }
+            guard let manifest = registry.manifest(of: skill) else { continue }
             for intent in manifest.intents where intent.surfaces.contains(caller.surface) {
                 // One entry per intent name: the version a bare name reaches, served by the skill calls go to.
                 let bindings = registry.bindings(for: intent.name)

@@ -12,11 +12,19 @@ enum AskCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
         do { try args.allow(["--now", "--time-zone", "--locale", "--request"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        // A script's request may name its time zone, which the host must run in (see HostOptions.timeZone).
+        var scripted: JSON? = nil
+        if let raw = args.values["--request"] {
+            let text = raw == "-" ? String(decoding: readStandardInput(), as: UTF8.self) : raw
+            do { scripted = try JSON.parse(text) } catch {
+                return Out.fail(SkillError(.invalidInput, "--request is not valid JSON: \(error)", hint: #"e.g. --request '{"text":"what meetings do I have tomorrow?"}'"#), json: json)
+            }
+        }
         let host: SkillHost
-        do { host = try openHost(args, timeZone: args.values["--time-zone"]) } catch { return Out.fail(error, json: json) }
+        do { host = try openHost(args, timeZone: args.values["--time-zone"] ?? scripted?["timeZone"]?.stringValue) } catch { return Out.fail(error, json: json) }
         let caller: Caller = !json && ProtectedOutput.isTerminal && isatty(0) == 1 ? .human : .automation
         let request: AgentRequest
-        switch makeRequest(args, host: host, caller: caller) {
+        switch makeRequest(args, scripted: scripted, host: host, caller: caller) {
         case .failure(let e): return Out.fail(e, json: json)
         case .success(let r): request = r
         }
@@ -43,9 +51,9 @@ enum AskCommand {
         return response.exitCode
     }
 
-    /// The request from the command line: TEXT (or --request JSON, "-" for stdin), --now (else
+    /// The request from the command line: TEXT (or the parsed --request JSON), --now (else
     /// $SKILLHOST_NOW, else the clock), --locale.
-    static func makeRequest(_ args: Arguments, host: SkillHost, caller: Caller) -> Result<AgentRequest, SkillError> {
+    static func makeRequest(_ args: Arguments, scripted: JSON?, host: SkillHost, caller: Caller) -> Result<AgentRequest, SkillError> {
         var now = Int(time(nil))
         if let given = args.values["--now"] ?? ProcessInfo.processInfo.environment["SKILLHOST_NOW"].flatMap({ $0.isEmpty ? nil : $0 }) {
             guard let t = LocalClock.parseInstant(given) else {
@@ -53,13 +61,8 @@ enum AskCommand {
             }
             now = t
         }
-        if let raw = args.values["--request"] {
-            let text = raw == "-" ? String(decoding: readStandardInput(), as: UTF8.self) : raw
-            let parsed: JSON
-            do { parsed = try JSON.parse(text) } catch {
-                return .failure(SkillError(.invalidInput, "--request is not valid JSON: \(error)", hint: #"e.g. --request '{"text":"what meetings do I have tomorrow?"}'"#))
-            }
-            return AgentRequest.from(json: parsed, source: .script, caller: caller, timeZone: host.timeZone, now: now)
+        if let scripted {
+            return AgentRequest.from(json: scripted, source: .script, caller: caller, timeZone: host.timeZone, now: now)
         }
         let text = args.positionals.joined(separator: " ")
         guard !text.allSatisfy(\.isWhitespace) else {
