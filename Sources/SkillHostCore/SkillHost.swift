@@ -168,7 +168,7 @@ public final class SkillHost: Sendable {
         let before = invoker.health.all()
         let skills = registry.skills.filter { before[$0.id]?.state != .quarantined }
         let results = Mutex<[String: HealthRecord]>([:])
-        let stamp = Self.timestamp()
+        let stamp = TimeText.nowUTC()
         let timeout = config.healthTimeoutMs
         DispatchQueue.concurrentPerform(iterations: skills.count) { i in
             let s = skills[i]
@@ -202,12 +202,9 @@ public final class SkillHost: Sendable {
 
     // MARK: - Files
 
-    /// The SHA-256 of each registered skill's file, computing and caching the ones the scan cache
-    /// does not know yet (the scan itself does not hash: see `Scanner`).
-    public func fileHashes() -> [String: String] { fileHashes(of: nil) }
-
-    /// The SHA-256 of the files of the skills `ids` (nil: every registered skill), computed where not yet known.
-    public func fileHashes(of ids: Set<String>?) -> [String: String] {
+    /// The SHA-256 of the files of the skills `ids` (nil: every registered skill), computing and caching
+    /// the ones the scan cache does not know yet (the scan itself does not hash: see `Scanner`).
+    public func fileHashes(of ids: Set<String>? = nil) -> [String: String] {
         var out: [String: String] = [:]
         var computed: [(SkillFile, String)] = []
         for s in registry.skills where ids?.contains(s.id) ?? true {
@@ -291,6 +288,4 @@ public final class SkillHost: Sendable {
         if dfd >= 0 { fsync(dfd); close(dfd) }
         return .success(Installation(path: target, manifest: manifest, shadows: shadows))
     }
-
-    static func timestamp() -> String { TimeText.nowUTC() }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import SkillHostCore
 import Synchronization
@@ -10,7 +9,8 @@ import Synchronization
 enum AskTool {
     static let name = "skillhost_ask"
 
-    static var json: JSON {
+    /// The tool's description (built once: every `tools/list` offers it).
+    static let json: JSON = {
         .object(JSONObject([
             ("name", .string(name)),
             ("title", .string("Ask skillhost in a sentence")),
@@ -22,7 +22,7 @@ enum AskTool {
                 ("idempotentHint", .bool(false)), ("openWorldHint", .bool(true)),
             ]))),
         ]))
-    }
+    }()
 
     /// Runs the request; `progress` gets one message per phase ("executing calendar.events.list 1/2").
     static func call(host: SkillHost, arguments: JSON, caller: Caller, progress: (@Sendable (Int, String) -> Void)?,

@@ -6,7 +6,6 @@ enum JSONRPC {
     static let invalidRequest = -32600
     static let methodNotFound = -32601
     static let invalidParams = -32602
-    static let internalError = -32603
 
     /// One line from the client, classified.
     enum Incoming {

@@ -176,33 +176,23 @@ public final class MCPServer: Sendable {
             return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
         }
         let token = params["_meta"]?["progressToken"]
-        let cancellation = Cancellation()
-        let key = id.serialized
-        let caller = state.withLock { s -> Caller in
-            s.inFlight[key] = cancellation
-            return .agent(host: s.clientName)
-        }
         let transport = self.transport
-        var request = InvokeRequest(intent: address, input: arguments.serialized, caller: caller, cancellation: cancellation)
-        if let token, JSONRPC.validID(token) {
-            request.progress = { step, total, message in
-                var p = JSONObject([("progressToken", token), ("progress", .int(Int64(step)))])
-                if total > 0 { p["total"] = .int(Int64(total)) }
-                if let message { p["message"] = .string(message) }
-                transport.send(JSONRPC.notification("notifications/progress", .object(p)))
+        inFlight(id) { [self] caller, cancellation in
+            var request = InvokeRequest(intent: address, input: arguments.serialized, caller: caller, cancellation: cancellation)
+            if let token, JSONRPC.validID(token) {
+                request.progress = { step, total, message in
+                    var p = JSONObject([("progressToken", token), ("progress", .int(Int64(step)))])
+                    if total > 0 { p["total"] = .int(Int64(total)) }
+                    if let message { p["message"] = .string(message) }
+                    transport.send(JSONRPC.notification("notifications/progress", .object(p)))
+                }
             }
-        }
-        calls.enter()
-        DispatchQueue.global().async { [self, request] in
-            defer { calls.leave() }
             let outcome = host.invoke(request)
-            state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
-            // A cancelled request gets no response (the client has stopped waiting for it).
-            if cancellation.isCancelled { return }
-            transport.send(JSONRPC.result(id, Self.toolResult(outcome)))
-            if case .failure(let e) = outcome, e.kind != .invalidInput {
-                log("warning", "\(name): \(e.kind.rawValue): \(e.message)")
-            }
+            return (Self.toolResult(outcome), { [self] in
+                if case .failure(let e) = outcome, e.kind != .invalidInput {
+                    log("warning", "\(name): \(e.kind.rawValue): \(e.message)")
+                }
+            })
         }
     }
 
@@ -210,12 +200,6 @@ public final class MCPServer: Sendable {
     private func ask(_ id: JSON, _ params: JSONObject) {
         let arguments = params["arguments"] ?? .object(JSONObject())
         let token = params["_meta"]?["progressToken"]
-        let cancellation = Cancellation()
-        let key = id.serialized
-        let caller = state.withLock { s -> Caller in
-            s.inFlight[key] = cancellation
-            return .agent(host: s.clientName)
-        }
         let transport = self.transport
         var progress: (@Sendable (Int, String) -> Void)? = nil
         if let token, JSONRPC.validID(token) {
@@ -225,13 +209,30 @@ public final class MCPServer: Sendable {
             }
         }
         let report = progress
+        inFlight(id) { [self] caller, cancellation in
+            (AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation), nil)
+        }
+    }
+
+    /// Runs request `id` on a thread of the pool, as an agent call that `notifications/cancelled` can
+    /// cancel meanwhile: `work` gets the caller and the cancellation, and returns the result to send
+    /// and what to do once it was sent. A cancelled request gets no response (the client has stopped
+    /// waiting for it).
+    private func inFlight(_ id: JSON, _ work: @escaping @Sendable (Caller, Cancellation) -> (result: JSON, then: (@Sendable () -> Void)?)) {
+        let cancellation = Cancellation()
+        let key = id.serialized
+        let caller = state.withLock { s -> Caller in
+            s.inFlight[key] = cancellation
+            return .agent(host: s.clientName)
+        }
         calls.enter()
         DispatchQueue.global().async { [self] in
             defer { calls.leave() }
-            let result = AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation)
+            let (result, then) = work(caller, cancellation)
             state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
-            // A cancelled request gets no response (the client has stopped waiting for it).
-            if !cancellation.isCancelled { transport.send(JSONRPC.result(id, result)) }
+            if cancellation.isCancelled { return }
+            transport.send(JSONRPC.result(id, result))
+            then?()
         }
     }
 

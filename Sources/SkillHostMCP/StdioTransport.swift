@@ -1,6 +1,5 @@
 import Glibc
 import SkillHostCore
-import SkillWire
 import Synchronization
 
 /// MCP's stdio transport: newline-delimited messages read from fd 0 by blocking reads on a thread of

@@ -284,12 +284,21 @@ final class McpTests: McpTestCase {
         try start()
         try server.send(["jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": ["level": "shouting"]])
         XCTAssertEqual(error(try server.response(1))?.code, -32602)
-        try server.send(["jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": ["level": "warning"]])
+        // At "error", a denied call's warning is filtered out; at "warning", it is sent.
+        try server.send(["jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": ["level": "error"]])
         _ = try server.response(2)
         try server.send(["jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": ["name": "fixture.wipe", "arguments": ["target": "x"]]])
-        let r = try XCTUnwrap(try server.response(3)["result"] as? [String: Any])
+        XCTAssertEqual((try server.response(3)["result"] as? [String: Any])?["isError"] as? Bool, true)
+        try server.send(["jsonrpc": "2.0", "id": 4, "method": "ping"])
+        _ = try server.response(4)
+        try server.send(["jsonrpc": "2.0", "id": 5, "method": "logging/setLevel", "params": ["level": "warning"]])
+        _ = try server.response(5)
+        try server.send(["jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": ["name": "fixture.wipe", "arguments": ["target": "x"]]])
+        let r = try XCTUnwrap(try server.response(6)["result"] as? [String: Any])
         XCTAssertEqual(r["isError"] as? Bool, true)
         let log = try server.wait { $0["method"] as? String == "notifications/message" }
         XCTAssertEqual((log["params"] as? [String: Any])?["level"] as? String, "warning")
+        let logs = server.messages().filter { $0["method"] as? String == "notifications/message" }
+        XCTAssertEqual(logs.count, 1, "the warning of the call made at level \"error\" is not sent: \(logs)")
     }
 }

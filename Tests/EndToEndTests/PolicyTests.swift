@@ -137,6 +137,7 @@ final class PolicyEndToEndTests: EndToEndTestCase {
         try writeConfig(#"{"policy":{"audit":{"maxBytes":1024,"keep":2}}}"#)
         for i in 0..<12 { try assertInvokeOK(invoke("fixture.echo", #"{"text":"call \#(i) \#(String(repeating: "x", count: 100))"}"#), skill: "test.fixture.echo") }
         XCTAssertTrue(FileManager.default.fileExists(atPath: auditPath + ".1"), "rotated")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: auditPath + ".2"), "rotated more than once: the files shift up to `keep`")
         XCTAssertFalse(FileManager.default.fileExists(atPath: auditPath + ".3"), "only `keep` rotated files")
         let size = (try FileManager.default.attributesOfItem(atPath: auditPath)[.size] as? NSNumber)?.intValue ?? 0
         XCTAssertLessThan(size, 1024 + 400)

@@ -67,9 +67,9 @@ public struct HostConfig: Sendable {
         c.source = path
         let base = PathText.directory(of: PathText.absolute(path))
         for m in o {
-            func int() throws(SkillError) -> Int {
+            func int(_ unit: String = "milliseconds") throws(SkillError) -> Int {
                 guard let v = m.value.intValue, v > 0 else {
-                    throw SkillError(.invalidInput, "config file \"\(path)\": \"\(m.key)\" must be a positive integer (milliseconds), found \(m.value.serialized)")
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"\(m.key)\" must be a positive integer (\(unit)), found \(m.value.serialized)")
                 }
                 return Int(v)
             }
@@ -92,11 +92,7 @@ public struct HostConfig: Sendable {
             case "health": c.health = try HealthSettings(m.value, file: path)
             case "agent": c.agent = try AgentSettings(m.value, file: path)
             case "policy": c.policy = try PolicyConfig(m.value, file: path)
-            case "idempotencyWindowSeconds":
-                guard let v = m.value.intValue, v > 0 else {
-                    throw SkillError(.invalidInput, "config file \"\(path)\": \"idempotencyWindowSeconds\" must be a positive integer (seconds), found \(m.value.serialized)")
-                }
-                c.idempotencyWindowSeconds = Int(v)
+            case "idempotencyWindowSeconds": c.idempotencyWindowSeconds = try int("seconds")
             case "locale": c.locale = m.value.stringValue
             case "timeZone": c.timeZone = m.value.stringValue
             default:

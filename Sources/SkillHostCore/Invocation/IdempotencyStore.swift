@@ -22,9 +22,9 @@ struct IdempotencyStore: Sendable {
     func run(key: String, intent: String, input: JSON, _ call: () -> Result<InvokeSuccess, SkillError>) -> Result<InvokeSuccess, SkillError> {
         let file = StateFile(path: dir + "/" + SHA256.hex(of: Array(key.utf8)) + ".json")
         let fingerprint = SHA256.hex(of: Array((intent + "\n" + Self.canonical(input).serialized).utf8))
-        let now = Int(time(nil))
+        let now = RateLimiter.now()  // sub-second: a whole-second clock would end a window up to 1 s early
         return file.locked {
-            if let bytes = file.read(), let r = try? JSON.parse(bytes), let at = r["at"]?.intValue, now - Int(at) < windowSeconds {
+            if let bytes = file.read(), let r = try? JSON.parse(bytes), let at = r["at"]?.doubleValue, now - at < Double(windowSeconds) {
                 guard r["fingerprint"]?.stringValue == fingerprint, let s = Self.success(r["response"]) else {
                     return .failure(SkillError(.invalidInput, "idempotency key \"\(key)\" was already used at \(TimeText.rfc3339(Int(at))) for another call (\(r["intent"]?.stringValue ?? "?") with other input); a key may only repeat the same call",
                                                hint: "use a new key for a new call (keys are remembered for \(windowSeconds) s)"))
@@ -34,7 +34,7 @@ struct IdempotencyStore: Sendable {
             let outcome = call()
             if case .success(let s) = outcome {
                 let record = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
-                                                     ("at", .int(Int64(now))), ("response", s.json)]))
+                                                     ("at", .double(now)), ("response", s.json)]))
                 var bytes: [UInt8] = []
                 record.write(to: &bytes)
                 file.replace(with: bytes)
@@ -63,7 +63,7 @@ struct IdempotencyStore: Sendable {
     }
 
     /// Removes records older than the window (their files' mtime tells).
-    private func prune(now: Int) {
+    private func prune(now: Double) {
         guard let d = opendir(dir) else { return }
         defer { closedir(d) }
         while let e = readdir(d) {
@@ -71,7 +71,7 @@ struct IdempotencyStore: Sendable {
             guard name.hasSuffix(".json") else { continue }
             var st = stat()
             let path = dir + "/" + name
-            if stat(path, &st) == 0, now - Int(st.st_mtim.tv_sec) >= windowSeconds { unlink(path); unlink(path + ".lock") }
+            if stat(path, &st) == 0, now - (Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9) >= Double(windowSeconds) { unlink(path); unlink(path + ".lock") }
         }
     }
 }

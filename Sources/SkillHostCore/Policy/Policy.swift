@@ -52,22 +52,26 @@ public struct Policy: Sendable {
     }
 
     /// The surfaces that may call `binding`'s intent: the manifest's, narrowed by the config.
-    public func surfaces(for binding: IntentBinding) -> Surfaces {
-        surfacesAndRule(binding).surfaces
+    public func surfaces(for b: IntentBinding) -> Surfaces {
+        var s = b.intent.surfaces
+        let rules = config.skills[b.skill.id]
+        s.formIntersection(rules?.surfaces ?? .all)
+        if let k = intentRuleKey(b, rules) { s.formIntersection(rules!.intents[k]!) }
+        return s
     }
 
-    private func surfacesAndRule(_ b: IntentBinding) -> (surfaces: Surfaces, narrowedBy: (Surfaces) -> String) {
-        var s = b.intent.surfaces
+    /// The config key of `b`'s per-intent rule, if there is one (the address first, then the name).
+    private func intentRuleKey(_ b: IntentBinding, _ rules: PolicyConfig.SkillRules?) -> String? {
+        [b.intent.address, b.intent.name].first { rules?.intents[$0] != nil }
+    }
+
+    /// The rule that keeps `missing` out of `b`'s surfaces (only asked on a denial).
+    private func narrowingRule(_ b: IntentBinding, missing: Surfaces) -> String {
         let id = b.skill.id
         let rules = config.skills[id]
-        s.formIntersection(rules?.surfaces ?? .all)
-        let intentKey = [b.intent.address, b.intent.name].first { rules?.intents[$0] != nil }
-        if let k = intentKey { s.formIntersection(rules!.intents[k]!) }
-        return (s, { missing in
-            if !b.intent.surfaces.contains(missing) { return "manifest.surfaces" }
-            if !(rules?.surfaces ?? .all).contains(missing) { return "policy.skills.\(id).\(missing.names.first ?? "")" }
-            return "policy.skills.\(id).intents.\(intentKey ?? b.intent.address).surfaces"
-        })
+        if !b.intent.surfaces.contains(missing) { return "manifest.surfaces" }
+        if !(rules?.surfaces ?? .all).contains(missing) { return "policy.skills.\(id).\(missing.names.first ?? "")" }
+        return "policy.skills.\(id).intents.\(intentRuleKey(b, rules) ?? b.intent.address).surfaces"
     }
 
     /// Whether an agent may call `binding` at all (surfaces, and for a destructive intent the config's
@@ -83,10 +87,10 @@ public struct Policy: Sendable {
     /// The decision for one call of `binding` by `caller`. `confirmed`: the person confirmed, or
     /// automation passed `--yes`. Takes a rate-limit token when the call is otherwise allowed.
     public func decide(_ binding: IntentBinding, caller: Caller, confirmed: Bool) -> PolicyDecision {
-        let what = "\(binding.intent.address) (skill \(binding.skill.id))"
-        let (allowed, ruleFor) = surfacesAndRule(binding)
+        var what: String { "\(binding.intent.address) (skill \(binding.skill.id))" }
+        let allowed = surfaces(for: binding)
         guard allowed.contains(caller.surface) else {
-            let rule = ruleFor(caller.surface)
+            let rule = narrowingRule(binding, missing: caller.surface)
             let only = allowed.names.isEmpty ? "no surface" : "only " + allowed.names.joined(separator: ", ")
             return .denied(Denial(rule: rule, message: "\(what) may not be called by \(caller): \(rule == "manifest.surfaces" ? "the intent allows" : "the config (\(rule)) allows") \(only)",
                                   hint: rule == "manifest.surfaces" ? nil : "the host's owner can change \(rule) in the config"))

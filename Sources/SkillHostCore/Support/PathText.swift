@@ -44,13 +44,5 @@ public enum PathText {
 /// Writes `text` to standard error in one write(2) (lines from several threads do not interleave).
 public func writeStandardError(_ text: String) {
     var text = text
-    text.withUTF8 { buf in
-        var off = 0
-        while off < buf.count {
-            let n = write(2, buf.baseAddress! + off, buf.count - off)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            off += n
-        }
-    }
+    text.withUTF8 { _ = StateFile.writeAll(2, UnsafeRawBufferPointer($0)) }
 }

@@ -23,22 +23,12 @@ public enum ProtectedOutput {
     /// Writes `text` to the host's real standard output.
     public static func write(_ text: String) {
         var text = text
-        text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+        text.withUTF8 { _ = StateFile.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes `bytes` (UTF-8) to the host's real standard output.
     public static func write(bytes: [UInt8]) {
-        bytes.withUnsafeBytes { write(bytes: $0) }
-    }
-
-    private static func write(bytes buf: UnsafeRawBufferPointer) {
-        var off = 0
-        while off < buf.count {
-            let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            off += n
-        }
+        _ = StateFile.writeAll(fd, bytes)
     }
 
     /// Whether the host's real standard output is a terminal.

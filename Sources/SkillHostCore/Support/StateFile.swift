@@ -45,16 +45,19 @@ struct StateFile: Sendable {
 
     /// Writes all of `bytes` to `fd`, retrying on EINTR and short writes; false on an error.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                off += n
-            }
-            return true
+        bytes.withUnsafeBytes { writeAll(fd, $0) }
+    }
+
+    /// Writes all of `buf` to `fd`, retrying on EINTR and short writes; false on an error.
+    static func writeAll(_ fd: Int32, _ buf: UnsafeRawBufferPointer) -> Bool {
+        var off = 0
+        while off < buf.count {
+            let n = write(fd, buf.baseAddress! + off, buf.count - off)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            off += n
         }
+        return true
     }
 
     static func readAll(_ fd: Int32) -> [UInt8] {
