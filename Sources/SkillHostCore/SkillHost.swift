@@ -123,12 +123,15 @@ public final class SkillHost: Sendable {
         return change
     }
     private let rescanLock = Mutex(())
+    /// Hashes computed by `fileHashes` for files the scan had none for, by file identity, so a
+    /// long-running host (`skillhost mcp`) hashes each file once, not on every agent request.
+    private let computedHashes = Mutex<[String: String]>([:])
 
     /// Watches the skill folders (inotify) and calls `rescan` when `.so` files are added, replaced or
     /// removed — only once a file is complete (see `SkillFolderWatcher`) — then `changed` with what
     /// changed, when anything did. False when the folders cannot be watched.
     public func watch(_ changed: @escaping @Sendable (RegistryChange) -> Void) -> Bool {
-        guard let w = SkillFolderWatcher(directories: directories.map(Scanner.absolute), changed: { [self] in
+        guard let w = SkillFolderWatcher(directories: directories.map(PathText.absolute), changed: { [self] in
             let change = rescan()
             if !change.isEmpty { changed(change) }
         }) else { return false }
@@ -208,9 +211,11 @@ public final class SkillHost: Sendable {
         var out: [String: String] = [:]
         var computed: [(SkillFile, String)] = []
         for s in registry.skills where ids?.contains(s.id) ?? true {
-            if let h = s.file.sha256 { out[s.id] = h; continue }
+            let key = "\(s.file.path)#\(s.file.inode)#\(s.file.size)#\(s.file.mtimeNs)"
+            if let h = s.file.sha256 ?? computedHashes.withLock({ $0[key] }) { out[s.id] = h; continue }
             guard let h = SHA256.hex(ofFile: s.file.path) else { continue }
             out[s.id] = h
+            computedHashes.withLock { $0[key] = h }
             computed.append((s.file, h))
         }
         if !computed.isEmpty {
@@ -223,7 +228,7 @@ public final class SkillHost: Sendable {
 
     /// What `file` declares, read in a scan process and validated, without registering it.
     public func inspect(file: String) -> (file: SkillFile?, outcome: Result<SkillManifest, Refusal>) {
-        let path = Scanner.absolute(file)
+        let path = PathText.absolute(file)
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             return (nil, .failure(Refusal(file: path, reason: .notASkill, message: "\"\(file)\" does not exist or is not a regular file")))
@@ -253,7 +258,7 @@ public final class SkillHost: Sendable {
         case .failure(let r): return .failure(SkillError(r.reason.errorKind, "not installed: \(r.message)", hint: r.hint))
         case .success(let m): manifest = m
         }
-        let folder = Scanner.absolute(directories[0])
+        let folder = PathText.absolute(directories[0])
         let name = PathText.fileName(of: file)
         let target = folder + "/" + name
         var shadows: (path: String, version: SemanticVersion)? = nil

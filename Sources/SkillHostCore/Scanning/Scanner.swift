@@ -98,7 +98,7 @@ public struct Scanner {
         var preRefused: [String: Refusal] = [:]
 
         for dir in directories {
-            let abs = Self.absolute(dir)
+            let abs = PathText.absolute(dir)
             var st = stat()
             guard stat(abs, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
                 report.folders.append(FolderReport(path: abs, exists: false,
@@ -208,8 +208,6 @@ public struct Scanner {
         return nil
     }
 
-    /// `p` as an absolute, standardized path (relative to the current directory).
-    static func absolute(_ p: String) -> String { PathText.absolute(p) }
 }
 
 /// The toolchain this host was built with, as "swift-MAJOR.MINOR" (the same format SkillKit records).

@@ -57,7 +57,7 @@ final class SkillValidator {
     }
 
     func run(file: String) -> ValidationReport {
-        report = ValidationReport(file: Scanner.absolute(file))
+        report = ValidationReport(file: PathText.absolute(file))
         defer { cleanUp() }
         guard staticChecks(file: file), load() else { return finish() }
         health()
