@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers, bottom up: SkillABI (the C contract) → SkillKit (SDK linked into Swift skills only) and
 // SkillHostCore (the host) → the `skillhost` CLI and the `skillhost-worker` scan/run helper; SkillWire
-// is the protocol between the host and its workers, used by both.
+// is the protocol between the host and its workers, used by both; SkillLoading is the one loader
+// (open once, check, dlopen the checked descriptor) that the host, the scan child and the worker share.
 // Bundled skills under Plugins/ are separate dynamic-library products: the host never links them.
 let package = Package(
     name: "skillhost",
@@ -27,13 +28,18 @@ let package = Package(
         // The host ↔ worker protocol (frames, a JSON scanner) shared by both sides. No Foundation.
         .target(name: "SkillWire"),
 
+        // Opening, checking and loading skill files (descriptor and folder checks, ELF checks, dlopen of
+        // the checked descriptor, entry, ABI negotiation): the one loader of the host, the scan child
+        // and the worker. No Foundation.
+        .target(name: "SkillLoading", dependencies: ["SkillABI", "SkillWire"]),
+
         // The host: scanner, loader, registry, invoker.
-        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire"]),
+        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire", "SkillLoading"]),
         // The agent surface: MCP (JSON-RPC over stdio) as a thin adapter over the core. No Foundation.
         .target(name: "SkillHostMCP", dependencies: ["SkillHostCore", "SkillWire"]),
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillHostMCP"]),
         // Reads manifests in a child process and runs skills in isolated worker processes. No Foundation.
-        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI", "SkillWire"]),
+        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI", "SkillWire", "SkillLoading"]),
 
         // Bundled skills, each its own .so.
         .target(name: "CalendarSkill", dependencies: ["SkillKit"], path: "Plugins/CalendarSkill/Sources",
@@ -47,6 +53,7 @@ let package = Package(
 
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore"]),
         .testTarget(name: "SkillWireTests", dependencies: ["SkillWire"]),
+        .testTarget(name: "SkillLoadingTests", dependencies: ["SkillLoading"]),
         .testTarget(name: "SkillHostMCPTests", dependencies: ["SkillHostMCP", "SkillHostCore"]),
         .testTarget(name: "SkillKitTests", dependencies: ["SkillKit"]),
         // Every skill defines `skillhost_entry`; the test executable links several skills, and never

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import SkillLoading
 import SkillWire
 import Synchronization
 
@@ -226,19 +227,26 @@ public final class SkillHost: Sendable {
         return out
     }
 
-    /// What `file` declares, read in a scan process and validated, without registering it.
+    /// What `file` declares, read in a scan process and validated, without registering it. The file
+    /// is opened once and checked like a file in a skill folder (the file and every folder above it);
+    /// the scan process loads that descriptor.
     public func inspect(file: String) -> (file: SkillFile?, outcome: Result<SkillManifest, Refusal>) {
         let path = PathText.absolute(file)
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             return (nil, .failure(Refusal(file: path, reason: .notASkill, message: "\"\(file)\" does not exist or is not a regular file")))
         }
-        let info = SkillFile(path: path, inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                             mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                             sha256: SHA256.hex(ofFile: path))
-        if let r = ELFCheck.check(path: path, size: Int(st.st_size)) { return (info, .failure(r)) }
+        let checked: CheckedSkillFile
+        switch CheckedSkillFile.open(path) {
+        case .failure(let e): return (nil, .failure(Refusal(file: path, e)))
+        case .success(let f): checked = f
+        }
+        let id = checked.identity
+        let info = SkillFile(path: path, inode: id.inode, size: id.size, mtimeNs: id.mtimeNs,
+                             sha256: SHA256.hex(ofFile: path), device: id.device)
+        if let e = ELFCheck.check(checked) { return (info, .failure(Refusal(file: path, e))) }
         let reader = ManifestReader(workerPath: workerPath, deadline: .milliseconds(scanTimeoutMs))
-        switch reader.read([path])[path] {
+        switch reader.read([ManifestReader.Item(path: path, file: checked)])[path] {
         case .report(let j)?: return (info, ManifestValidator.validate(report: j, file: path, hostToolchain: HostToolchain.name))
         case .refused(let r)?: return (info, .failure(r))
         case nil: return (info, .failure(Refusal(file: path, reason: .loadFailed, message: "no scan result for \"\(path)\"")))

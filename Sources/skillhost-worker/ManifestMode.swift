@@ -1,8 +1,12 @@
-// `skillhost-worker manifest FILE...` — see main.swift. For each FILE, in order: dlopen it, look up
-// the entry symbol, call it, and write one line of JSON describing what the skill declares to file
-// descriptor 3 (the host's result pipe). Each line is built as bytes straight from the skill's C strings.
+// `skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...` — see main.swift. For each file, in order:
+// check descriptor FD (which the host opened and checked) against the identity the host recorded, load
+// it (SkillLoading: dlopen of /proc/self/fd/FD, never the path), call its entry, and write one line of
+// JSON describing what the skill declares to file descriptor 3 (the host's result pipe). Each line is
+// built as bytes straight from the skill's C strings. Descriptors are never closed: glibc would match
+// a later /proc/self/fd/N against the image first loaded under that name (see SkillImage).
 import Glibc
 import SkillABI
+import SkillLoading
 
 let resultFD: Int32 = 3
 
@@ -86,9 +90,9 @@ struct Line {
 }
 
 /// True when a struct of `size` bytes (as the skill compiled it) contains the field ending at `end`.
-func has(_ size: UInt32, _ end: Int) -> Bool { Int(size) >= end }
+func has(_ size: UInt32, _ end: Int) -> Bool { ABINegotiation.has(size, end) }
 
-func end<Root, T>(_ kp: KeyPath<Root, T>) -> Int { MemoryLayout<Root>.offset(of: kp)! + MemoryLayout<T>.size }
+func end<Root, T>(_ kp: KeyPath<Root, T>) -> Int { ABINegotiation.end(kp) }
 
 func describeIntent(_ ip: UnsafePointer<skh_intent>, into l: inout Line) {
     let i = ip.pointee
@@ -152,35 +156,46 @@ func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
     l.raw("}")
 }
 
-func manifest(of path: String) -> Line {
+func manifest(of path: String, fd: Int32, identity: DescriptorIdentity?) -> Line {
     var l = Line()
     l.raw("{")
     l.key("file"); l.quoted(path)
-    guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-        l.key("status"); l.raw("\"dlopen_failed\"")
-        l.key("error"); l.quoted(dlerror().map { String(cString: $0) } ?? "unknown error")
+    guard let identity else {
+        return refused(SkillLoadError(.loadFailed, "the scan process was not told which file descriptor \(fd) should be"), into: &l)
+    }
+    let loaded = CheckedSkillFile.adopt(fd: fd, path: path, expected: identity)
+        .flatMap { SkillImage.load($0) }
+        .flatMap { SkillImage.entry($0, path: path) }
+    switch loaded {
+    case .failure(let e):
+        return refused(e, into: &l)
+    case .success(let skill):
+        l.key("status"); l.raw("\"ok\"")
+        l.key("skill"); describe(skill, into: &l)
         l.raw("}")
         return l
     }
-    guard let sym = dlsym(handle, SKH_ENTRY_SYMBOL) else {
-        l.key("status"); l.raw("\"no_entry\"}")
-        return l
-    }
-    let entry = unsafeBitCast(sym, to: skh_entry_fn.self)
-    guard let skill = entry() else {
-        l.key("status"); l.raw("\"entry_null\"}")
-        return l
-    }
-    l.key("status"); l.raw("\"ok\"")
-    l.key("skill"); describe(skill, into: &l)
+}
+
+/// `"status":"refused"` with the loader's reason, message and hint, closing the line's object.
+func refused(_ e: SkillLoadError, into l: inout Line) -> Line {
+    l.key("status"); l.raw("\"refused\"")
+    l.key("reason"); l.quoted(e.reason.rawValue)
+    l.key("message"); l.quoted(e.message)
+    if let hint = e.hint { l.key("hint"); l.quoted(hint) }
     l.raw("}")
     return l
 }
 
-/// `skillhost-worker manifest FILE...`: one line per file, in order, then exit 0.
-func runManifestMode(_ files: ArraySlice<String>) -> Never {
-    for path in files {
-        manifest(of: path).emit()
+/// `skillhost-worker manifest FD:IDENTITY FILE ...`: one line per file, in order, then exit 0.
+func runManifestMode(_ args: ArraySlice<String>) -> Never {
+    var rest = args
+    while let spec = rest.popFirst() {
+        let path = rest.popFirst() ?? ""
+        let colon = spec.firstIndex(of: ":") ?? spec.endIndex
+        let fd = Int32(spec[..<colon]) ?? -1
+        let identity = colon < spec.endIndex ? DescriptorIdentity(text: spec[spec.index(after: colon)...]) : nil
+        manifest(of: path, fd: fd, identity: identity).emit()
     }
     exit(0)
 }

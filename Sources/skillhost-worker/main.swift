@@ -1,13 +1,14 @@
 // skillhost-worker — runs skill code outside the host process. Started by skillhost, not by hand.
 //
-//   skillhost-worker manifest FILE...
-//       For each FILE, in order: dlopen it, call its entry, and write one line of JSON describing what
+//   skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...
+//       For each file, in order: load descriptor FD (opened and checked by the host; FILE names it in
+//       messages), call its entry, and write one line of JSON describing what
 //       the skill declares to file descriptor 3 (the host's result pipe). The host runs this with a
 //       deadline: a skill whose initializer crashes or hangs kills or stalls only this process, and
 //       the host knows which file did it because results arrive in order. (ManifestMode.swift)
 //
-//   skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N]
-//       Loads one skill and serves the host's calls over file descriptor 3, a socketpair, with the
+//   skillhost-worker serve FILE --id ID --fd N --identity DEV:INO:SIZE:MTIME [--memory-mb N] [--open-files N] [--cpu-seconds N]
+//       Loads one skill from descriptor N (opened and checked by the host) and serves the host's calls over file descriptor 3, a socketpair, with the
 //       framed protocol of SkillWire (length-prefixed JSON). Resource limits are applied before the
 //       skill is loaded. When the host goes away (the socket reaches end-of-file, even after the host
 //       was killed with SIGKILL), this process and anything the skill forked end at once. (Serve/)
@@ -22,7 +23,7 @@ if arguments.count >= 2 && arguments[1] == "manifest" {
 } else if arguments.count >= 2 && arguments[1] == "serve" {
     runServeMode(Array(arguments.dropFirst(2)))
 } else {
-    let msg = "usage: skillhost-worker manifest FILE...\n       skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N]\n(started by skillhost; not meant to be run by hand)\n"
+    let msg = "usage: skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...\n       skillhost-worker serve FILE --id ID --fd N --identity DEV:INO:SIZE:MTIME [--memory-mb N] [--open-files N] [--cpu-seconds N]\n(started by skillhost; not meant to be run by hand)\n"
     _ = msg.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }

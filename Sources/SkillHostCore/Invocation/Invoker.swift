@@ -315,7 +315,7 @@ public final class Invoker: Sendable {
         let made: any SkillRuntime
         switch skill.isolation {
         case .inProcess:
-            switch InProcessSkill.load(skill, copiesIn: paths.stateDir + "/loaded") {
+            switch InProcessSkill.load(skill) {
             case .success(let r): made = r
             case .failure(let e): return .failure(e)
             }

@@ -1,16 +1,16 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SkillABI
+import SkillLoading
 import SkillWire
 import Synchronization
 
 /// A skill loaded into the host process with `dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`.
 ///
 /// Never unloaded (a Swift image cannot be unloaded safely). Each file is loaded at most once per
-/// process: `load` returns the same instance for the same path and inode. A file replaced at a path
-/// already loaded is loaded from a fresh copy at a new path (the dynamic linker would hand back the old
-/// image for the old path); the copy is unlinked once mapped. Skills without
+/// process: `load` returns the same instance for the same path, inode and mtime. The image is loaded
+/// from the descriptor the host opened and checked (`SkillLoading`), so a file replaced at a path
+/// already loaded is simply another descriptor and another image. Skills without
 /// SKH_SKILL_THREAD_SAFE get their invoke calls serialized (one at a time, until completion).
 final class InProcessSkill: SkillRuntime, @unchecked Sendable {
     let id: String
@@ -25,35 +25,21 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         serial = skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0 ? nil : DispatchSemaphore(value: 1)
     }
 
-    /// Loads `scanned` into this process (once), checks that it is still the skill the scan saw, and
-    /// calls its `init`. Errors are `load_failed` or `incompatible`, naming the file.
-    static func load(_ scanned: RegisteredSkill, copiesIn copyDir: String) -> Result<InProcessSkill, SkillError> {
+    /// Loads `scanned` into this process (once), from a descriptor opened and checked now that must
+    /// still be the file the scan saw, and calls its `init`. Errors are `load_failed` or
+    /// `incompatible`, naming the file.
+    static func load(_ scanned: RegisteredSkill) -> Result<InProcessSkill, SkillError> {
         let file = scanned.file
         let key = "\(file.path)#\(file.inode)#\(file.mtimeNs)"
         if let s = loaded.withLock({ $0[key] }) { return .success(s) }
         return loaded.withLock { map -> Result<InProcessSkill, SkillError> in
             if let s = map[key] { return .success(s) }
-            if let changed = WorkerRuntime.changedSinceScan(scanned) { return .failure(changed) }
-            var loadPath = file.path
-            if map.keys.contains(where: { $0.hasPrefix(file.path + "#") }) {
-                switch freshCopy(of: file, in: copyDir) {
-                case .success(let p): loadPath = p
-                case .failure(let e): return .failure(SkillError(.loadFailed, e.message, skillID: scanned.id))
-                }
+            let negotiated: SkillImage.Negotiated
+            switch scanned.openChecked().flatMap({ SkillImage.open($0, expectedID: scanned.id).mapError { SkillError($0, skillID: scanned.id) } }) {
+            case .failure(let e): return .failure(e)
+            case .success(let n): negotiated = n
             }
-            defer { if loadPath != file.path { unlink(loadPath) } }
-            guard let handle = dlopen(loadPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-                let err = dlerror().map { String(cString: $0) } ?? "unknown error"
-                return .failure(SkillError(.loadFailed, "cannot load \"\(file.path)\": \(err)", skillID: scanned.id))
-            }
-            guard let sym = dlsym(handle, SKH_ENTRY_SYMBOL),
-                  let skill = unsafeBitCast(sym, to: skh_entry_fn.self)() else {
-                return .failure(SkillError(.loadFailed, "\"\(file.path)\" no longer provides skillhost_entry", skillID: scanned.id))
-            }
-            guard skill.pointee.abi_major == UInt32(SKH_ABI_VERSION_MAJOR), let idp = skill.pointee.id,
-                  String(cString: idp) == scanned.id else {
-                return .failure(SkillError(.incompatible, "\"\(file.path)\" is not the skill the scan recorded (\(scanned.id))", hint: "run the command again; the folder will be rescanned", skillID: scanned.id))
-            }
+            let skill = negotiated.skill
             if let initFn = skill.pointee.`init` {
                 let rc = initFn(HostServices.table)
                 if rc != 0 {
@@ -64,20 +50,6 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
             map[key] = s
             return .success(s)
         }
-    }
-
-    /// A copy of `file` under a name no image was loaded from (inode and mtime in it).
-    private static func freshCopy(of file: SkillFile, in dir: String) -> Result<String, SkillError> {
-        if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
-        let target = dir + "/" + PathText.fileName(of: file.path) + ".\(file.inode).\(file.mtimeNs).\(getpid()).so"
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            return .failure(SkillError(.loadFailed, "cannot read \"\(file.path)\" to load its new version"))
-        }
-        let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
-        guard fd >= 0 else { return .failure(SkillError(.loadFailed, "cannot write \"\(target)\": \(String(cString: strerror(errno)))")) }
-        let ok = StateFile.writeAll(fd, [UInt8](data))
-        close(fd)
-        return ok ? .success(target) : .failure(SkillError(.loadFailed, "cannot write \"\(target)\""))
     }
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,

@@ -1,11 +1,13 @@
 import Dispatch
 import Glibc
 import SkillABI
+import SkillLoading
 import SkillWire
 import Synchronization
 
 /// One running `skillhost-worker serve` process for one skill, and the host's side of its channel (a
 /// socketpair; the worker has its end as fd 3, and its stdout and stderr go to one pipe read here).
+/// The worker gets the skill file as fd 4, opened and checked by the host at start (`SkillLoading`).
 ///
 /// Threads (its own POSIX threads, never Dispatch's pool, because they block):
 ///   reader   polls the channel and the output pipe; routes answers to waiters by id, progress to the
@@ -78,6 +80,12 @@ final class WorkerProcess: Sendable {
         func failure(_ what: String) -> Result<WorkerProcess, SkillError> {
             .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(what): \(String(cString: strerror(errno)))", skillID: skill.id))
         }
+        // The worker loads the descriptor opened and checked here (its fd 4), never the path.
+        let file: CheckedSkillFile
+        switch skill.openChecked() {
+        case .failure(let e): return .failure(e)
+        case .success(let f): file = f
+        }
         guard let pair = Descriptors.socketPair() else { return failure("socketpair") }
         guard let out = Descriptors.pipe() else {
             close(pair.0); close(pair.1)
@@ -87,13 +95,14 @@ final class WorkerProcess: Sendable {
             for fd in [pair.0, pair.1, out.read, out.write] { close(fd) }
             return failure("pipe")
         }
-        var args = ["serve", skill.file.path, "--id", skill.id]
+        var args = ["serve", skill.file.path, "--id", skill.id, "--fd", "4", "--identity", file.identity.text]
         if settings.memoryLimitMB > 0 { args += ["--memory-mb", String(settings.memoryLimitMB)] }
         if settings.openFiles > 0 { args += ["--open-files", String(settings.openFiles)] }
         if settings.cpuSecondsPerCall > 0 { args += ["--cpu-seconds", String(settings.cpuSecondsPerCall)] }
         let pid: pid_t
         do {
-            pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1))
+            pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1),
+                                         passing: [file.fd])
         } catch {
             for fd in [pair.0, pair.1, out.read, out.write, wake.read, wake.write] { close(fd) }
             return .failure(SkillError(error.kind, "cannot start a worker process for skill \(skill.id): \(error.message)", hint: error.hint, skillID: skill.id))

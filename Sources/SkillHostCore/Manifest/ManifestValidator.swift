@@ -1,3 +1,5 @@
+import SkillLoading
+
 /// Turns what `skillhost-worker manifest` reported about a file into a `SkillManifest`, or into a
 /// `Refusal` that says exactly which field is wrong, what was expected and what was found.
 ///
@@ -13,35 +15,20 @@ enum ManifestValidator {
         }
         switch report["status"]?.stringValue {
         case "ok": break
-        case "dlopen_failed":
-            let err = report["error"]?.stringValue ?? "unknown error"
-            return refuse(.loadFailed, "cannot load \"\(file)\": \(err)", "check its dependencies with `ldd \(file)`")
-        case "no_entry":
-            return refuse(.missingSymbol, "\"\(file)\" is a shared library but not a skill: it does not export the symbol skillhost_entry",
-                          "a C skill defines `const skh_skill *skillhost_entry(void)`; a Swift skill adds `@_cdecl(\"skillhost_entry\") public func …` (it must be public; check with `nm -D \(file)`)")
-        case "entry_null":
-            return refuse(.badManifest, "\"\(file)\": skillhost_entry() returned NULL; expected a pointer to a static skh_skill")
+        case "refused":
+            // The scan process's loader said why (SkillLoading's SkillLoadError, reason by name).
+            let reason = report["reason"]?.stringValue.flatMap(Refusal.Reason.init(rawValue:)) ?? .loadFailed
+            return refuse(reason, report["message"]?.stringValue ?? "\"\(file)\" could not be loaded", report["hint"]?.stringValue)
         case let s:
             return refuse(.loadFailed, "\"\(file)\": the scan process reported \(s.map { "\"\($0)\"" } ?? "nothing it understood")")
         }
         guard let s = report["skill"] else { return refuse(.badManifest, "\"\(file)\": no skill description in the scan report") }
         let major = UInt32(s["abiMajor"]?.intValue ?? -1)
         let minor = UInt32(s["abiMinor"]?.intValue ?? -1)
-        if major != hostABIMajor {
-            let direction = major > hostABIMajor ? "upgrade skillhost to a version that serves ABI \(major), or rebuild the skill against skillhost.h \(hostABIMajor).x"
-                                                 : "rebuild the skill against skillhost.h \(hostABIMajor).x (the SDK/header that ships with this host)"
-            return refuse(.abiMismatch, "incompatible skill \"\(file)\": ABI version mismatch — host serves ABI \(ABIVersion.hostRange), skill was built for ABI \(major).\(minor)", direction)
-        }
-        // Negotiation (skillhost.h, "Versioning"): the skill names the oldest minor it can work with.
+        // Negotiation (skillhost.h, "Versioning"): the same rules every load applies (SkillLoading).
         let required = UInt32(clamping: s["abiMinorRequired"]?.intValue ?? 0)
-        let idText = s["id"]?.stringValue.map { " (\($0))" } ?? ""
-        if required > minor {
-            return refuse(.badManifest, "bad manifest in \"\(file)\"\(idText): field \"abi_minor_required\": expected at most abi_minor (\(minor)), found \(required)",
-                          "set abi_minor_required to the oldest minor whose fields and services the skill cannot do without")
-        }
-        if required > hostABIMinor {
-            return refuse(.abiMismatch, "incompatible skill \"\(file)\"\(idText): skill needs ABI \(major).\(required) or newer (built for \(major).\(minor)), this host serves ABI \(ABIVersion.hostRange)",
-                          "upgrade skillhost to a version that serves ABI \(major).\(required), or use a build of the skill that works with ABI \(major).\(hostABIMinor) (abi_minor_required ≤ \(hostABIMinor))")
+        if case .failure(let e) = ABINegotiation.servedMinor(major: major, minor: minor, required: required, file: file, id: s["id"]?.stringValue) {
+            return .failure(Refusal(file: file, e))
         }
         let structSize = s["structSize"]?.intValue ?? 0
         guard let id = s["id"]?.stringValue else {

@@ -1,3 +1,4 @@
+import SkillLoading
 import SkillABI
 
 /// Who a skill is and how it runs: the `skh_skill` fields other than its intents.
@@ -35,10 +36,10 @@ public struct SkillIdentity: Sendable, Equatable {
 
 /// The ABI version this host serves (from skillhost.h): major `hostMajor`, minors 0 through `hostMinor`.
 public enum ABIVersion {
-    public static let hostMajor = UInt32(SKH_ABI_VERSION_MAJOR)
-    public static let hostMinor = UInt32(SKH_ABI_VERSION_MINOR)
+    public static let hostMajor = ABINegotiation.hostMajor
+    public static let hostMinor = ABINegotiation.hostMinor
     /// "1.0–1.1": the range a message names.
-    public static var hostRange: String { hostMinor == 0 ? "\(hostMajor).0" : "\(hostMajor).0–\(hostMajor).\(hostMinor)" }
+    public static var hostRange: String { ABINegotiation.hostRange }
 }
 
 /// What a skill declares about itself, read from its `skh_skill` struct and checked by

@@ -1,10 +1,13 @@
 import FoundationEssentials
 import Glibc
+import SkillLoading
 
-/// Reads what skills declare by running `skillhost-worker manifest FILE…` in a child process, so
-/// that a skill whose static initializer crashes or hangs costs only that child.
+/// Reads what skills declare by running `skillhost-worker manifest FD:IDENTITY FILE…` in a child
+/// process, so that a skill whose static initializer crashes or hangs costs only that child.
 ///
-/// One child reads a whole batch (one process start for N files). The child answers in order, one
+/// The child loads the descriptors the host opened and checked (`CheckedSkillFile`), handed to it as
+/// fd 4, 5, …, never the paths; it checks each against the identity the host recorded first.
+/// One child reads a batch of up to `batchSize` files (one process start for N files). The child answers in order, one
 /// line per file; if it dies, the file it was reading is the one after the last answer: that file
 /// is recorded as crashed (with the signal and the child's last stderr lines) and a new child goes
 /// on with the rest. If no answer arrives within `deadline` for one file, the child is killed and the
@@ -14,6 +17,15 @@ struct ManifestReader {
     /// How long one file may take to load and describe itself.
     var deadline: Duration
 
+    /// A file to read: its path (for messages and answers) and the checked descriptor to load.
+    struct Item {
+        var path: String
+        var file: CheckedSkillFile
+    }
+
+    /// Files (descriptors) handed to one scan process at most.
+    static let batchSize = 256
+
     enum Outcome {
         /// The worker's JSON report for the file (status ok, or a loader error it caught).
         case report(JSON)
@@ -21,7 +33,7 @@ struct ManifestReader {
     }
 
     /// Reads every file's manifest; the answers are also returned.
-    func read(_ files: [String]) -> [String: Outcome] {
+    func read(_ files: [Item]) -> [String: Outcome] {
         var results: [String: Outcome] = [:]
         read(files) { results[$0] = $1 }
         return results
@@ -29,12 +41,25 @@ struct ManifestReader {
 
     /// Reads every file's manifest and hands each answer to `deliver` as soon as it arrives (on the
     /// calling thread), so the caller's work on one answer overlaps the scan process reading the next.
-    func read(_ files: [String], deliver: (String, Outcome) -> Void) {
-        var pending = files[...]
+    func read(_ items: [Item], deliver: (String, Outcome) -> Void) {
+        var rest = items[...]
+        while !rest.isEmpty {
+            let batch = rest.prefix(Self.batchSize)
+            rest = rest.dropFirst(batch.count)
+            read(batch: Array(batch), deliver: deliver)
+        }
+    }
+
+    /// One batch: a scan process, and a new one for the files after a crash or a timeout.
+    private func read(batch: [Item], deliver: (String, Outcome) -> Void) {
+        var pending = batch[...]
         while !pending.isEmpty {
             let child: ChildProcess
-            do { child = try ChildProcess(executable: workerPath, arguments: ["manifest"] + pending) } catch {
-                for f in pending { deliver(f, .refused(Refusal(file: f, reason: .loadFailed, message: error.message, hint: error.hint))) }
+            // File k of the batch is the child's fd 4 + k.
+            var arguments = ["manifest"]
+            for (k, item) in pending.enumerated() { arguments += ["\(4 + k):\(item.file.identity.text)", item.path] }
+            do { child = try ChildProcess(executable: workerPath, arguments: arguments, passing: pending.map(\.file.fd)) } catch {
+                for f in pending { deliver(f.path, .refused(Refusal(file: f.path, reason: .loadFailed, message: error.message, hint: error.hint))) }
                 return
             }
             var buffer: [UInt8] = []
@@ -50,7 +75,7 @@ struct ManifestReader {
                 if r < 0 && errno == EINTR { continue }
                 if r == 0 {
                     // Deadline for pending.first passed.
-                    let f = pending.removeFirst()
+                    let f = pending.removeFirst().path
                     child.signal(SIGKILL)
                     child.wait()
                     let secs = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
@@ -67,13 +92,13 @@ struct ManifestReader {
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 {
                     let status = child.wait()
-                    if let f = pending.first {
+                    if let f = pending.first?.path {
                         pending.removeFirst()
                         let tail = child.lastStderrLines()
                         deliver(f, .refused(Refusal(
                             file: f, reason: .crashedDuringScan,
                             message: "\"\(f)\" crashed while loading (its static initializer or skillhost_entry): the scan process was \(waitStatusDescription(status))" + (tail.isEmpty ? "" : "; it last wrote: \(tail)"),
-                            hint: "run the skill's initializer under a debugger (gdb --args .build/debug/skillhost-worker manifest \(f)) and fix the crash")))
+                            hint: "fix the skill's static initializers or skillhost_entry; to see where it crashes, load it under a debugger: gdb --args python3 -c 'import ctypes; ctypes.CDLL(\"\(f)\")'")))
                     }
                     ended = true
                     break
@@ -85,7 +110,7 @@ struct ManifestReader {
                 while let nl = buffer[consumed...].firstIndex(of: 0x0a) {
                     let line = Array(buffer[consumed..<nl])
                     consumed = nl + 1
-                    guard let f = pending.first else { break }
+                    guard let f = pending.first?.path else { break }
                     pending.removeFirst()
                     fileStart = .now
                     if let json = try? JSON.parse(line), json["file"]?.stringValue == f {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import SkillLoading
 
 /// A skill file the scanner accepted.
 public struct ScannedSkill: Sendable {
@@ -18,6 +19,8 @@ public struct SkillFile: Sendable, Equatable {
     public var mtimeNs: Int64
     /// SHA-256 of the file's bytes, lowercase hex.
     public var sha256: String?
+    /// The device the file is on (0: not recorded).
+    public var device: UInt64 = 0
 }
 
 /// The state of one skill folder.
@@ -94,8 +97,12 @@ public struct Scanner {
         var report = ScanReport()
         var cache = ScanCache(path: cachePath, hostSignature: Self.hostSignature)
         var ordered: [(path: String, key: ScanCache.Key)] = []
-        var toRead: [(path: String, key: ScanCache.Key)] = []
         var preRefused: [String: Refusal] = [:]
+        var devices: [String: UInt64] = [:]
+        // Each file is opened once and checked through its descriptor (the file, and every folder
+        // above where it really is); the scan process loads that very descriptor.
+        var toRead: [ManifestReader.Item] = []
+        let memo = PathSafety.Memo()
 
         for dir in directories {
             let abs = PathText.absolute(dir)
@@ -106,7 +113,8 @@ public struct Scanner {
                                                    hint: "create it (mkdir -p \(dir)), or point --skills-dir / SKILLHOST_PATH at the folder that holds your skills"))
                 continue
             }
-            let folderProblem = Self.insecurity(of: st, what: "folder", path: abs)
+            // Whoever can change the folder (or one above it) can change what it holds, symlinks included.
+            let folderProblem = PathSafety.folderChainProblem(abs, memo: memo)
             report.folders.append(FolderReport(path: abs, exists: true, problem: folderProblem?.message, hint: folderProblem?.hint))
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: abs)) ?? [])
                 .filter { !$0.hasPrefix(".") && $0.hasSuffix(".so") }.sorted()
@@ -114,31 +122,39 @@ public struct Scanner {
                 let path = abs + "/" + name
                 var fst = stat()
                 guard stat(path, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFREG else { continue }
-                let key = ScanCache.Key(inode: UInt64(fst.st_ino), size: Int64(fst.st_size),
-                                        mtimeNs: Int64(fst.st_mtim.tv_sec) * 1_000_000_000 + Int64(fst.st_mtim.tv_nsec))
-                ordered.append((path, key))
                 if let p = folderProblem {
+                    ordered.append((path, Self.key(DescriptorIdentity(fst))))
                     preRefused[path] = Refusal(file: path, reason: .insecurePermissions,
-                                               message: "\"\(path)\" was not loaded: its \(p.message)", hint: p.hint)
-                } else if let p = Self.insecurity(of: fst, what: "file", path: path) {
-                    preRefused[path] = Refusal(file: path, reason: .insecurePermissions, message: p.message, hint: p.hint)
-                } else if cache.lookup(path, key) == nil {
-                    if let r = ELFCheck.check(path: path, size: Int(fst.st_size)) {
-                        cache.store(path, key: key, outcome: .failure(r))
-                    } else {
-                        toRead.append((path, key))
-                    }
-                } else {
+                                               message: "\"\(path)\" was not loaded: \(p.message)", hint: p.hint)
+                    continue
+                }
+                let file: CheckedSkillFile
+                switch CheckedSkillFile.open(path, memo: memo) {
+                case .failure(let e):
+                    ordered.append((path, Self.key(DescriptorIdentity(fst))))
+                    preRefused[path] = Refusal(file: path, e)
+                    continue
+                case .success(let f): file = f
+                }
+                // The key is what was opened, not what the path named a moment before.
+                let key = Self.key(file.identity)
+                ordered.append((path, key))
+                devices[path] = file.identity.device
+                if cache.lookup(path, key) != nil {
                     report.cacheHits += 1
+                } else if let e = ELFCheck.check(file) {
+                    cache.store(path, key: key, outcome: .failure(Refusal(file: path, e)))
+                } else {
+                    toRead.append(ManifestReader.Item(path: path, file: file))
                 }
             }
         }
 
         if !toRead.isEmpty {
             report.scanned = toRead.count
-            let keys = Dictionary(toRead.map { ($0.path, $0.key) }, uniquingKeysWith: { a, _ in a })
+            let keys = Dictionary(toRead.map { ($0.path, Self.key($0.file.identity)) }, uniquingKeysWith: { a, _ in a })
             // Each answer is validated as it arrives, while the scan process goes on loading the next file.
-            ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead.map(\.path)) { p, answer in
+            ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead) { p, answer in
                 let outcome: Result<SkillManifest, Refusal>
                 switch answer {
                 case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
@@ -148,6 +164,7 @@ public struct Scanner {
                 // command the full deadline. Changing the file (or `touch`) makes it be read again.
                 cache.store(p, key: keys[p]!, outcome: outcome)
             }
+            toRead.removeAll()  // closes the descriptors (the host never loaded them)
         }
 
         var valid: [ScannedSkill] = []
@@ -159,7 +176,7 @@ public struct Scanner {
             case .success(let stored):
                 valid.append(ScannedSkill(summary: stored.summary, manifestText: stored.text,
                                           file: SkillFile(path: p, inode: key.inode, size: key.size,
-                                                          mtimeNs: key.mtimeNs, sha256: entry.sha256)))
+                                                          mtimeNs: key.mtimeNs, sha256: entry.sha256, device: devices[p] ?? 0)))
             }
         }
         Self.resolveVersions(valid, into: &report)
@@ -189,25 +206,9 @@ public struct Scanner {
         }
     }
 
-    static let currentUser = getuid()
-
-    /// Why a file or folder must not be trusted, if it must not: writable by group or others, or
-    /// owned by someone who is neither the current user nor root.
-    static func insecurity(of st: stat, what: String, path: String) -> (message: String, hint: String)? {
-        let mode = st.st_mode & 0o7777
-        if mode & 0o022 != 0 {
-            let who = mode & 0o002 != 0 ? "everyone (world-writable)" : "its group (group-writable)"
-            return ("\(what) \"\(path)\" can be changed by \(who), mode \(String(mode, radix: 8)); anyone who can write it could make skillhost run their code",
-                    "chmod go-w \"\(path)\"")
-        }
-        let me = currentUser
-        if st.st_uid != me && st.st_uid != 0 {
-            return ("\(what) \"\(path)\" is owned by uid \(st.st_uid), not by you (uid \(me)) or root; skillhost only runs code its user or root owns",
-                    "chown \(me) \"\(path)\" (or install it with `skillhost install`)")
-        }
-        return nil
+    static func key(_ id: DescriptorIdentity) -> ScanCache.Key {
+        ScanCache.Key(inode: id.inode, size: id.size, mtimeNs: id.mtimeNs)
     }
-
 }
 
 /// The toolchain this host was built with, as "swift-MAJOR.MINOR" (the same format SkillKit records).

@@ -5,7 +5,7 @@ import Glibc
 ///
 /// The scan-process layout (`init`): stdin from /dev/null, stdout to /dev/null (a skill's noise must
 /// never reach the host's stdout), stderr into a pipe the parent drains (the last lines name what went
-/// wrong), and fd 3 the write end of a result pipe. The owner must call `wait()` (or `kill` then
+/// wrong), fd 3 the write end of a result pipe, and the checked skill files from fd 4 on. The owner must call `wait()` (or `kill` then
 /// `wait()`) so that no zombie is left. Not thread-safe: one owner at a time.
 /// Worker processes use the same start (`spawn` with `Layout.worker`) but supervise the child
 /// themselves (see `WorkerProcess`).
@@ -28,9 +28,18 @@ final class ChildProcess {
     }
 
     /// Starts `executable` with `arguments` (argv[0] is the executable path) and returns its pid.
-    /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child (the caller
-    /// keeps and closes its own copies). Every other descriptor of the host must be close-on-exec.
-    static func spawn(executable: String, arguments: [String], layout: Layout) throws(SkillError) -> pid_t {
+    /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child, and `passing`
+    /// as its fds 4, 5, … in order (checked skill files; the caller keeps and closes its own copies).
+    /// Every other descriptor of the host must be close-on-exec.
+    static func spawn(executable: String, arguments: [String], layout: Layout, passing: [Int32] = []) throws(SkillError) -> pid_t {
+        // The passed descriptors are first copied above fd 4 + n, so that no dup2 below overwrites
+        // a descriptor another one still has to copy from.
+        let firstFree = Int32(4 + passing.count)
+        let sources = passing.map { fcntl($0, F_DUPFD_CLOEXEC, firstFree) }
+        defer { for fd in sources where fd >= 0 { close(fd) } }
+        if sources.contains(where: { $0 < 0 }) {
+            throw SkillError(.internal, "cannot hand skill files to \(executable): \(String(cString: strerror(errno)))")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -51,6 +60,7 @@ final class ChildProcess {
             posix_spawnattr_setpgroup(&attr, 0)
             flags |= POSIX_SPAWN_SETPGROUP
         }
+        for (k, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, 4 + Int32(k)) }
         // The host ignores SIGPIPE; the child must get default signal dispositions back.
         var defaults = sigset_t()
         sigemptyset(&defaults)
@@ -82,8 +92,8 @@ final class ChildProcess {
         return child
     }
 
-    /// Starts a scan process (the layout described above).
-    init(executable: String, arguments: [String]) throws(SkillError) {
+    /// Starts a scan process (the layout described above), with `passing` as its fds 4, 5, ….
+    init(executable: String, arguments: [String], passing: [Int32] = []) throws(SkillError) {
         // Close-on-exec at creation: another thread may be starting a child at this very moment.
         guard let resultPipe = Descriptors.pipe() else {
             throw SkillError(.internal, "cannot create a pipe for a scan process: \(String(cString: strerror(errno)))")
@@ -95,7 +105,8 @@ final class ChildProcess {
         }
         let child: pid_t
         do {
-            child = try Self.spawn(executable: executable, arguments: arguments, layout: .scan(stderr: errPipe.write, fd3: resultPipe.write))
+            child = try Self.spawn(executable: executable, arguments: arguments, layout: .scan(stderr: errPipe.write, fd3: resultPipe.write),
+                                   passing: passing)
         } catch {
             for fd in [resultPipe.read, resultPipe.write, errPipe.read, errPipe.write] { close(fd) }
             throw error

@@ -4,7 +4,9 @@ import SkillABI
 import SkillWire
 import Synchronization
 
-// `skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N]`
+// `skillhost-worker serve FILE --id ID --fd 4 --identity DEV:INO:SIZE:MTIME [--memory-mb N] [--open-files N] [--cpu-seconds N]`
+//   FILE names the skill in messages; what is loaded is descriptor 4, which the host opened and checked
+//   (see ServeLoading.swift).
 //
 // Threads:
 //   main      applies the limits, loads the skill, says hello, then waits forever.
@@ -32,6 +34,9 @@ import Synchronization
 struct ServeOptions {
     var file = ""
     var id = ""
+    /// The checked skill file the host handed over, and what the scan recorded about it.
+    var fd: Int32 = -1
+    var identity = ""
     var limits = WorkerLimits()
 
     init(_ args: [String]) {
@@ -40,6 +45,8 @@ struct ServeOptions {
         while i < args.count {
             switch args[i] {
             case "--id": id = i + 1 < args.count ? args[i + 1] : ""; i += 2
+            case "--fd": fd = Int32(int(i + 1)); i += 2
+            case "--identity": identity = i + 1 < args.count ? args[i + 1] : ""; i += 2
             case "--memory-mb": limits.memoryMB = int(i + 1); i += 2
             case "--open-files": limits.openFiles = int(i + 1); i += 2
             case "--cpu-seconds": limits.cpuSecondsPerCall = int(i + 1); i += 2
@@ -77,24 +84,13 @@ func runServeMode(_ args: [String]) -> Never {
     CPUBudget.seconds.store(options.limits.cpuSecondsPerCall, ordering: .relaxed)
     FatalNote.install()
 
-    guard let handle = dlopen(options.file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-        let why = dlerror().map { String(cString: $0) } ?? "unknown error"
-        let limit = options.limits.memoryMB > 0 && why.contains("map")
-            ? " (this worker's address space is limited to \(options.limits.memoryMB) MB by workers.memoryLimitMB; raise it)" : ""
-        loadFailed("load_failed", "cannot load \"\(options.file)\": \(why)\(limit)")
-    }
-    guard let sym = dlsym(handle, SKH_ENTRY_SYMBOL) else {
-        loadFailed("load_failed", "\"\(options.file)\" does not export \(SKH_ENTRY_SYMBOL)")
-    }
-    guard let skill = unsafeBitCast(sym, to: skh_entry_fn.self)() else {
-        loadFailed("load_failed", "\"\(options.file)\": \(SKH_ENTRY_SYMBOL) returned NULL")
-    }
-    guard skill.pointee.abi_major == UInt32(SKH_ABI_VERSION_MAJOR) else {
-        loadFailed("incompatible", "\"\(options.file)\" is built for ABI \(skill.pointee.abi_major).\(skill.pointee.abi_minor); this worker serves \(SKH_ABI_VERSION_MAJOR).x")
-    }
-    guard let idp = skill.pointee.id, String(cString: idp) == options.id else {
-        loadFailed("incompatible", "\"\(options.file)\" is not the skill the scan recorded (\(options.id))")
-    }
+    // 1. The skill file: the descriptor the host opened and checked, checked again here.
+    let file = receiveSkillFile(options)
+    // 2. Sandbox.apply(...) goes HERE, and only here: after the descriptor is checked, before dlopen
+    //    runs any of the skill's code (its constructors). Its rules must still let dlopen open
+    //    /proc/self/fd/N (that is, read and map the skill file) and the libraries the skill needs.
+    // 3. dlopen of /proc/self/fd/N, the entry, ABI negotiation and the id check (SkillLoading).
+    let skill = loadSkill(file, options)
     if let initFn = skill.pointee.`init` {
         let rc = initFn(WorkerServices.table)
         if rc != 0 {

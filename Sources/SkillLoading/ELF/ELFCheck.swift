@@ -1,10 +1,11 @@
 import Glibc
 
 /// Checks, from its first bytes and size alone, that a file is an ELF shared library for this
-/// machine and is not cut short. Cheap (one read of 64 bytes) and runs before any code of the
-/// file is loaded, so the common mistakes get precise messages instead of a loader error.
-enum ELFCheck {
-    static let hostMachine: UInt16 = {
+/// machine and is not cut short. Cheap (one read of 64 bytes from the checked descriptor) and runs
+/// before any code of the file is loaded, so the common mistakes get precise messages instead of a
+/// loader error.
+public enum ELFCheck {
+    public static let hostMachine: UInt16 = {
         #if arch(x86_64)
         return 62
         #elseif arch(arm64)
@@ -14,7 +15,7 @@ enum ELFCheck {
         #endif
     }()
 
-    static func machineName(_ m: UInt16) -> String {
+    public static func machineName(_ m: UInt16) -> String {
         switch m {
         case 3: return "x86 (32-bit)"
         case 8: return "MIPS"
@@ -28,22 +29,25 @@ enum ELFCheck {
         }
     }
 
-    /// nil when the file looks like a loadable shared library for this host; otherwise the refusal.
-    static func check(path: String, size: Int) -> Refusal? {
-        func refuse(_ r: Refusal.Reason, _ m: String, _ h: String?) -> Refusal {
-            Refusal(file: path, reason: r, message: m, hint: h)
+    /// nil when `file` looks like a loadable shared library for this host; otherwise why not.
+    public static func check(_ file: CheckedSkillFile) -> SkillLoadError? {
+        check(path: file.path, size: Int(file.identity.size)) { file.read(count: 64) }
+    }
+
+    /// The check on the first 64 bytes `header()` reads from a file of `size` bytes named `path`.
+    static func check(path: String, size: Int, header: () -> [UInt8]?) -> SkillLoadError? {
+        func refuse(_ r: SkillLoadError.Reason, _ m: String, _ h: String?) -> SkillLoadError {
+            SkillLoadError(r, m, hint: h)
         }
         let rebuild = "rebuild the skill as a shared library for \(machineName(hostMachine)) Linux (swift build, or cc -shared -fPIC)"
         if size == 0 {
             return refuse(.notASkill, "\"\(path)\" is empty (0 bytes); expected an ELF shared library", "copy the file again; it may have been cut off while copying")
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            return refuse(.loadFailed, "cannot open \"\(path)\": \(String(cString: strerror(errno)))", "check that the file is readable by you")
+        guard var h = header() else {
+            return refuse(.loadFailed, "cannot read \"\(path)\": \(errnoText(errno))", "check that the file is readable by you")
         }
-        defer { close(fd) }
-        var h = [UInt8](repeating: 0, count: 64)
-        let n = read(fd, &h, 64)
+        let n = h.count
+        h += [UInt8](repeating: 0, count: 64 - n)
         guard n >= 4, h[0] == 0x7f, h[1] == 0x45, h[2] == 0x4c, h[3] == 0x46 else {
             let shown = h.prefix(max(0, min(n, 16))).map { (32..<127).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()
             return refuse(.notASkill, "\"\(path)\" is not a shared library: expected the ELF magic \\x7fELF, found \"\(shown)\"", "only skill .so files belong in the skill folder; move other files elsewhere")

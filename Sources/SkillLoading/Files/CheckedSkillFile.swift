@@ -1,0 +1,135 @@
+import Glibc
+
+/// A skill file opened once and checked through its descriptor: what the loader loads is exactly
+/// what was checked, whatever happens to the path afterwards.
+///
+/// `open` (the host) opens the path, then checks the descriptor (`fstat`) and every folder above the
+/// file's real location (`/proc/self/fd/N`), see `PathSafety`. `adopt` (the scan child and the worker)
+/// takes a descriptor the host handed over and checks that it is still the file the scan recorded.
+///
+/// Owns its descriptor: it is closed on `deinit`, unless an image was loaded from it (`SkillImage`
+/// then keeps it open for the life of the process: glibc matches a later `dlopen` of the same
+/// `/proc/self/fd/N` name against images already loaded, so the number must never be reused).
+/// Not thread-safe.
+public final class CheckedSkillFile {
+    /// The path as the caller named it (for messages).
+    public let path: String
+    /// Where the descriptor's file is, as the kernel resolved it (symlinks followed).
+    public let realPath: String
+    public let identity: DescriptorIdentity
+    /// The descriptor (close-on-exec). -1 once closed.
+    public private(set) var fd: Int32
+    /// Set when an image was loaded from `fd`: it is never closed then.
+    var keptForever = false
+
+    init(path: String, realPath: String, identity: DescriptorIdentity, fd: Int32) {
+        (self.path, self.realPath, self.identity, self.fd) = (path, realPath, identity, fd)
+    }
+
+    deinit { close() }
+
+    /// Closes the descriptor now, unless an image was loaded from it.
+    public func close() {
+        if fd >= 0 && !keptForever { _ = Glibc.close(fd) }
+        if !keptForever { fd = -1 }
+    }
+
+    /// The name the dynamic loader opens: `/proc/self/fd/N`.
+    public var procPath: String { "/proc/self/fd/\(fd)" }
+
+    // MARK: - Opening (the host)
+
+    /// Opens `path` (following symlinks) and checks the file and every folder above its real
+    /// location. A refusal names the file (and what it resolves to, when that differs) and the exact
+    /// file or folder at fault, with the command that fixes it. `expected`: the identity the scan
+    /// recorded, if this is a later load of a scanned file.
+    public static func open(_ path: String, expected: DescriptorIdentity? = nil, euid: uid_t = geteuid(),
+                            memo: PathSafety.Memo? = nil) -> Result<CheckedSkillFile, SkillLoadError> {
+        // O_NONBLOCK: opening a FIFO named *.so must not hang the scan; fstat rejects it below.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT, expected != nil {
+                return .failure(SkillLoadError(.changedSinceScan, "\"\(path)\" disappeared since it was scanned",
+                                               hint: "run the command again; the folder will be rescanned"))
+            }
+            return .failure(SkillLoadError(.loadFailed, "cannot open \"\(path)\": \(errnoText(code))",
+                                           hint: "check that the file exists and is readable by you"))
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let why = errnoText(errno)
+            _ = Glibc.close(fd)
+            return .failure(SkillLoadError(.loadFailed, "cannot check \"\(path)\": \(why)"))
+        }
+        guard let real = descriptorPath(fd) else {
+            let why = errnoText(errno)
+            _ = Glibc.close(fd)
+            return .failure(SkillLoadError(.loadFailed, "cannot tell where \"\(path)\" is: /proc/self/fd/\(fd): \(why)",
+                                           hint: "skillhost needs /proc mounted to check the folders above a skill"))
+        }
+        // From here on `checked` owns fd (closed on failure by deinit).
+        let checked = CheckedSkillFile(path: path, realPath: real, identity: DescriptorIdentity(st), fd: fd)
+        if let expected, !expected.matches(checked.identity) {
+            return .failure(SkillLoadError(.changedSinceScan,
+                                           "\"\(path)\" changed since it was scanned (\(expected.differences(to: checked.identity)))",
+                                           hint: "run the command again; the folder will be rescanned"))
+        }
+        let shown = real == path ? "\"\(path)\"" : "\"\(path)\" (which resolves to \"\(real)\")"
+        if let p = PathSafety.fileProblem(st, path: real, euid: euid)
+                    ?? PathSafety.foldersProblem(above: real, entryOwner: st.st_uid, euid: euid, memo: memo) {
+            // The file's own problem already names it; a folder's names the folder.
+            let message = p.message.hasPrefix("file \"\(real)\"") && real == path ? p.message : "\(shown) was not loaded: \(p.message)"
+            return .failure(SkillLoadError(p.reason, message, hint: p.hint))
+        }
+        return .success(checked)
+    }
+
+    // MARK: - Adopting (the scan child, the worker)
+
+    /// Takes descriptor `fd` that the host opened and checked, and checks it again here: a regular
+    /// file, owned by this user or root, not writable by others, and the very file the scan recorded
+    /// (`expected`). The folders were checked by the host, which opened the file through them.
+    public static func adopt(fd: Int32, path: String, expected: DescriptorIdentity, euid: uid_t = geteuid()) -> Result<CheckedSkillFile, SkillLoadError> {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            return .failure(SkillLoadError(.loadFailed, "descriptor \(fd) for \"\(path)\" is not open (\(errnoText(errno))); skillhost-worker is started by skillhost, not by hand"))
+        }
+        let identity = DescriptorIdentity(st)
+        let file = CheckedSkillFile(path: path, realPath: descriptorPath(fd) ?? path, identity: identity, fd: fd)
+        if let p = PathSafety.fileProblem(st, path: path, euid: euid) { return .failure(p) }
+        guard expected.matches(identity) else {
+            return .failure(SkillLoadError(.changedSinceScan,
+                                           "\"\(path)\" is not the file the scan recorded (\(expected.differences(to: identity)))",
+                                           hint: "run the command again; the folder will be rescanned"))
+        }
+        return .success(file)
+    }
+
+    /// Reads up to `count` bytes at `offset` of the file (pread: the descriptor's offset is untouched).
+    public func read(count: Int, at offset: Int64 = 0) -> [UInt8]? {
+        var buf = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, count - got, off_t(offset) + off_t(got)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            got += n
+        }
+        return Array(buf[0..<got])
+    }
+
+    /// Where descriptor `fd` points (readlink of /proc/self/fd/N); nil if unknown or deleted.
+    static func descriptorPath(_ fd: Int32) -> String? {
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/fd/\(fd)", &buf, buf.count - 1)
+        guard n > 0 else { return nil }
+        let text = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard text.hasPrefix("/"), !text.hasSuffix(" (deleted)") else {
+            errno = ENOENT
+            return nil
+        }
+        return text
+    }
+}
