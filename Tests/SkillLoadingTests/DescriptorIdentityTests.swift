@@ -1,7 +1,7 @@
 import SkillLoading
 import XCTest
 
-final class FileIdentityTests: XCTestCase {
+final class DescriptorIdentityTests: XCTestCase {
     func testIdentityTextRoundTripsAndADifferentMtimeDoesNotMatch() {
         let a = DescriptorIdentity(device: 64769, inode: 1234, size: 16000, mtimeNs: 1_700_000_000_123_456_789)
         XCTAssertEqual(DescriptorIdentity(text: a.text), a)

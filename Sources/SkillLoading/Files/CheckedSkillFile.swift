@@ -77,7 +77,7 @@ public final class CheckedSkillFile {
         }
         let shown = real == path ? "\"\(path)\"" : "\"\(path)\" (which resolves to \"\(real)\")"
         if let p = PathSafety.fileProblem(st, path: real, euid: euid)
-                    ?? PathSafety.foldersProblem(above: real, entryOwner: st.st_uid, euid: euid, memo: memo) {
+                    ?? PathSafety.foldersProblem(above: real, euid: euid, memo: memo) {
             // The file's own problem already names it; a folder's names the folder.
             let message = p.message.hasPrefix("file \"\(real)\"") && real == path ? p.message : "\(shown) was not loaded: \(p.message)"
             return .failure(SkillLoadError(p.reason, message, hint: p.hint))

@@ -5,8 +5,9 @@ import Glibc
 ///
 /// - the file: a regular file, owned by the effective user or root, not writable by group or others;
 /// - each folder: owned by the effective user or root, not writable by group or others, unless it
-///   is sticky (like /tmp): then only an entry's owner can rename or remove it, so the entry below
-///   it on the path must be owned by the effective user or root.
+///   is sticky (like /tmp). In a sticky folder only an entry's owner can rename or remove it, so the
+///   entry below it on the path must be owned by the effective user or root — which the rules for
+///   the file and for every folder already demand.
 /// Anyone else who could change one of them could make this process run their code.
 public enum PathSafety {
     /// Folders already checked during one scan (real path → problem), so 200 files in one folder walk
@@ -36,46 +37,32 @@ public enum PathSafety {
     }
 
     /// The first problem in the folders above `realPath` (an absolute path without symlinks, as the
-    /// kernel resolved it), from the entry's own folder up to `/`; nil when every one is safe.
-    /// `entryOwner` is the owner of the entry `realPath` names (for the sticky-folder rule).
-    /// Messages name the folder, what was found and the fix; the caller says which file it was.
-    public static func foldersProblem(above realPath: String, entryOwner: uid_t, euid: uid_t = geteuid(),
-                                      memo: Memo? = nil) -> SkillLoadError? {
-        var entry = realPath
-        var owner = entryOwner
-        var walked: [String] = []  // non-sticky folders checked on this walk (their verdict = the result)
+    /// kernel resolved it), from its own folder up to `/`; nil when every one is safe. Messages name
+    /// the folder, what was found and the fix; the caller says which file it was.
+    public static func foldersProblem(above realPath: String, euid: uid_t = geteuid(), memo: Memo? = nil) -> SkillLoadError? {
+        var folder = parent(of: realPath)
+        var walked: [String] = []  // folders checked on this walk: each one's verdict is the result
         var result: SkillLoadError? = nil
-        while entry != "/" {
-            let folder = parent(of: entry)
-            var st = stat()
-            guard lstat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
-                let why = lstat(folder, &st) == 0 ? "it is not a folder any more" : errnoText(errno)
-                return SkillLoadError(.loadFailed, "cannot check folder \"\(folder)\": \(why)",
-                                      hint: "the folder changed while skillhost checked it; run the command again")
-            }
-            let mode = st.st_mode & 0o7777
-            let sticky = mode & UInt32(S_ISVTX) != 0
-            // A sticky folder others can write: only an entry's owner can rename or remove it.
-            if sticky && mode & 0o022 != 0 && owner != euid && owner != 0 {
-                result = SkillLoadError(.insecurePermissions,
-                                        "\"\(entry)\" is owned by uid \(owner), not by you (uid \(euid)) or root, and sits in the sticky folder \"\(folder)\" that \(writers(mode)) can write; its owner could replace it with their own code",
-                                        hint: "chown \(euid) \"\(entry)\", or move the skill out of \"\(folder)\"")
-                break
-            }
+        while true {
             // A folder already checked in this scan: its verdict covers every folder above it.
             if let memo, let known = memo.folders[folder] {
                 result = known
                 break
             }
-            if let problem = folderProblem(st, folder: folder, euid: euid) {
-                result = problem
-                walked.append(folder)
+            walked.append(folder)
+            var st = stat()
+            guard lstat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+                let why = lstat(folder, &st) == 0 ? "it is not a folder any more" : errnoText(errno)
+                result = SkillLoadError(.loadFailed, "cannot check folder \"\(folder)\": \(why)",
+                                        hint: "the folder changed while skillhost checked it; run the command again")
                 break
             }
-            // A sticky folder's verdict depends on the entry below it: not remembered.
-            if !sticky { walked.append(folder) }
-            entry = folder
-            owner = st.st_uid
+            if let problem = folderProblem(st, folder: folder, euid: euid) {
+                result = problem
+                break
+            }
+            if folder == "/" { break }
+            folder = parent(of: folder)
         }
         if let memo { for f in walked { memo.folders[f] = result } }
         return result
@@ -106,7 +93,7 @@ public enum PathSafety {
         var st = stat()
         guard lstat(real, &st) == 0 else { return SkillLoadError(.loadFailed, "cannot check folder \"\(real)\": \(errnoText(errno))") }
         if let p = folderProblem(st, folder: real, euid: euid) { return p }
-        return real == "/" ? nil : foldersProblem(above: real, entryOwner: st.st_uid, euid: euid, memo: memo)
+        return real == "/" ? nil : foldersProblem(above: real, euid: euid, memo: memo)
     }
 
     // MARK: - Internals
