@@ -80,9 +80,13 @@ final class ManifestTests: XCTestCase {
     }
 
     func testLoaderErrorsBecomeRefusalsWithTheirReason() {
-        let r = ManifestValidator.validate(report: try! JSON.parse(#"{"file":"/x/a.so","status":"no_entry"}"#), file: "/x/a.so", hostToolchain: "swift-6.3")
+        // What the scan process sends when its loader (SkillLoading) refuses a file.
+        let r = ManifestValidator.validate(report: try! JSON.parse(#"{"file":"/x/a.so","status":"refused","reason":"missing_symbol","message":"no skillhost_entry","hint":"export it"}"#),
+                                           file: "/x/a.so", hostToolchain: "swift-6.3")
         guard case .failure(let ref) = r else { return XCTFail() }
         XCTAssertEqual(ref.reason, .missingSymbol)
+        XCTAssertEqual(ref.message, "no skillhost_entry")
+        XCTAssertEqual(ref.hint, "export it")
     }
 
     func testSemanticVersionParsingAndPrecedence() {
