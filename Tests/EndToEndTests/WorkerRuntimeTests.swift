@@ -222,5 +222,5 @@ final class ResultsBox: @unchecked Sendable {
 /// One call through `h` by automation.
 func call(_ h: SkillHost, _ intent: String, _ input: String = "{}", timeoutMs: Int? = nil,
           progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil) -> Result<InvokeSuccess, SkillError> {
-    h.invoke(InvokeRequest(intent: intent, input: input, caller: .automation, timeoutMs: timeoutMs, progress: progress))
+    h.invokeAndWait(InvokeRequest(intent: intent, input: input, caller: .automation, timeoutMs: timeoutMs, progress: progress))
 }
