@@ -123,7 +123,7 @@ extension WorkerProcess {
         if calls.isEmpty && probes.isEmpty && death.isUnexpected && death.wasReady {
             HostLog.warning(death.error(skill: skill, intent: nil, settings: settings).message + " (while idle; a new worker starts with the next call)")
         }
-        readySignal.signal()
+        readiness.open()
         endSignal.signal()
     }
 
@@ -131,7 +131,7 @@ extension WorkerProcess {
 
     /// Routes one frame; returns a description of the problem if it is not the protocol.
     private func handle(_ frame: [UInt8]) -> String? {
-        guard let j = try? JSON.parse(frame), case .object(let o) = j, let op = o["op"]?.stringValue else {
+        guard let j = try? JSON.parse(frame, maxDepth: JSONLimits.frameDepth), case .object(let o) = j, let op = o["op"]?.stringValue else {
             let shown = String(decoding: frame.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
             return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
         }
@@ -149,12 +149,12 @@ extension WorkerProcess {
             if let problems = o["limitProblems"]?.arrayValue, !problems.isEmpty {
                 HostLog.warning("skill \(skill.id)'s worker could not apply every limit: " + problems.compactMap(\.stringValue).joined(separator: "; "))
             }
-            readySignal.signal()
+            readiness.open()
         case "load_failed":
             let kind = o["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)) ?? .loadFailed
             let message = o["message"]?.stringValue ?? "the worker could not load the skill"
             state.withLock { $0.loadError = SkillError(kind, message, hint: kind == .incompatible ? "run the command again; the folder will be rescanned" : nil, skillID: skill.id) }
-            readySignal.signal()
+            readiness.open()
         case "complete":
             guard let status = o["status"]?.intValue else { return "it sent a \"complete\" without a status" }
             let completion: RawCompletion

@@ -16,7 +16,8 @@ import Synchronization
 ///            descriptors, and tells the owner (`onEnd`).
 ///   watcher  waits for the process to end without reaping it (waitid WNOWAIT), kills what is left of
 ///            its process group (anything the skill forked), reaps it (no zombie) and wakes the reader.
-/// Callers (any thread) send frames under `sendLock` and wait on `WorkerWaiter`s with their deadline.
+/// Callers (tasks, any thread) send frames under `sendLock` and await `WorkerWaiter`s with their
+/// deadline: no thread is held per call in flight; the reader resumes the waiting task.
 ///
 /// Ownership: a `WorkerRuntime` owns the current process; `LiveWorkers` holds every process that has
 /// not ended, so that the host can stop them all when it exits. The descriptors are closed by the
@@ -52,8 +53,8 @@ final class WorkerProcess: Sendable {
     let wake: (read: Int32, write: Int32)
     let state = Mutex(State())
     let sendLock = Mutex(SendState())
-    /// Signalled (and passed on by each waiter) at hello, at a load failure, and at the end.
-    let readySignal = DispatchSemaphore(value: 0)
+    /// Opens at hello, at a load failure, and at the end.
+    let readiness = Latch()
     let exitSignal = DispatchSemaphore(value: 0)
     /// Signalled (and passed on) once the finalizer is done.
     let endSignal = DispatchSemaphore(value: 0)
@@ -127,8 +128,8 @@ final class WorkerProcess: Sendable {
 
     /// Waits until the worker has loaded its skill (hello). Returns nil when it is ready, else why not:
     /// its load failure, its death, or (deadline passed) a timeout, after which the worker is stopped.
-    func waitReady(until deadline: DispatchTime, intent: String?) -> SkillError? {
-        if readySignal.wait(timeout: deadline) == .success { readySignal.signal() }
+    func waitReady(until deadline: DispatchTime, intent: String?) async -> SkillError? {
+        _ = await readiness.wait(until: deadline)
         let (ready, loadError, death) = state.withLock { ($0.ready, $0.loadError, $0.death) }
         if let loadError { return loadError }
         if let death { return death.error(skill: skill, intent: intent, settings: settings) }
@@ -158,7 +159,7 @@ final class WorkerProcess: Sendable {
     /// has not completed `Cancellation.graceMs` later gets its worker stopped, and the call ends `cancelled`.
     func call(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
               progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-              cancellation: Cancellation? = nil, view: ContextView? = nil) -> Result<RawCompletion, SkillError>? {
+              cancellation: Cancellation? = nil, view: ContextView? = nil) async -> Result<RawCompletion, SkillError>? {
         let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress)
         let id: UInt64
         switch register(waiter, in: \.calls) {
@@ -195,21 +196,21 @@ final class WorkerProcess: Sendable {
             c.append(contentsOf: #"{"op":"cancel","id":"#.utf8)
             c.append(contentsOf: String(id).utf8)
             _ = send(c, withStore: false)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Cancellation.graceMs)) { [self] in
+            HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
                 let stopped = waiter.resolve(.failure(SkillError(
                     .cancelled, "\(intent) was cancelled; skill \(skill.id) did not stop within \(Cancellation.graceMs) ms, so its worker was stopped",
                     hint: "the next call starts a new worker; a skill should check is_cancelled during long work", skillID: skill.id)))
                 if stopped { terminate(.cancelled(intent: intent)) }
             }
         }
-        if let outcome = waiter.wait(until: deadline) { return outcome }
+        if let outcome = await waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.calls.removeValue(forKey: id) }
-        return waiter.wait(until: .now())
+        return nil
     }
 
     /// Asks the skill's health function, waiting until `deadline`; nil when no answer came in time
     /// (the worker is left running: health is [serialized] and may block, the next probe queues behind).
-    func health(context: String, deadline: DispatchTime) -> Result<WorkerHealthAnswer, SkillError>? {
+    func health(context: String, deadline: DispatchTime) async -> Result<WorkerHealthAnswer, SkillError>? {
         let waiter = WorkerWaiter<WorkerHealthAnswer>(intent: nil)
         let id: UInt64
         switch register(waiter, in: \.probes) {
@@ -222,9 +223,9 @@ final class WorkerProcess: Sendable {
         f.append(contentsOf: #","context":"#.utf8)
         f.append(contentsOf: context.utf8)
         _ = send(f, withStore: false)
-        if let outcome = waiter.wait(until: deadline) { return outcome }
+        if let outcome = await waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.probes.removeValue(forKey: id) }
-        return waiter.wait(until: .now())
+        return nil
     }
 
     /// Closes the frame started in `bytes` (4 placeholder bytes, then an unclosed object), adds the
@@ -272,9 +273,7 @@ final class WorkerProcess: Sendable {
             return true
         }
         guard sent else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(settings.killGraceMs)) { [self] in
-            signalGroup(SIGKILL)
-        }
+        HostTimers.shared.schedule(afterMs: settings.killGraceMs) { [self] in signalGroup(SIGKILL) }
     }
 
     /// Sends `sig` to the worker's process group, unless the worker has been reaped.
