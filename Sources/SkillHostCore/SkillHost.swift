@@ -269,7 +269,7 @@ public final class SkillHost: Sendable {
     /// rollback, see `ScanReport.shadowed`); the same or an older version is refused. A file with the
     /// same name is replaced (an upgrade in place).
     public func install(file: String) -> Result<Installation, SkillError> {
-        let (_, outcome) = inspect(file: file)
+        let (info, outcome) = inspect(file: file)
         let manifest: SkillManifest
         switch outcome {
         case .failure(let r): return .failure(SkillError(r.reason.errorKind, "not installed: \(r.message)", hint: r.hint))
@@ -292,8 +292,11 @@ public final class SkillHost: Sendable {
             return .failure(SkillError(.internal, "cannot create the skill folder \"\(folder)\": \(error)"))
         }
         let tmp = folder + "/.\(name).installing.\(getpid())"
-        guard let data = FileManager.default.contents(atPath: file) else {
-            return .failure(SkillError(.invalidInput, "cannot read \"\(file)\""))
+        // The bytes copied are those of the file that was validated (same inode, size and mtime).
+        guard let info, case .success(let source) = CheckedSkillFile.open(info.path, expected: info.identity),
+              let data = source.read(count: Int(source.identity.size)), data.count == Int(source.identity.size) else {
+            return .failure(SkillError(.invalidInput, "cannot read \"\(file)\", or it changed while it was validated",
+                                       hint: "run the install again"))
         }
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
         guard fd >= 0 else {

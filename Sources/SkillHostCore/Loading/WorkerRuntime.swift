@@ -120,7 +120,7 @@ final class WorkerRuntime: SkillRuntime {
                 s.worker = nil
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now < s.notBefore { return .waitUntil(s.notBefore) }
-                if let changed = Self.changedSinceScan(skill) { return .fail(changed) }
+                // WorkerProcess.start opens the file and checks it is still what the scan saw (SkillLoading).
                 switch WorkerProcess.start(skill: skill, workerPath: workerPath, settings: settings, events: events,
                                            onEnd: { [weak self] w, death in self?.ended(w, death) }) {
                 case .success(let w):
@@ -178,17 +178,5 @@ final class WorkerRuntime: SkillRuntime {
         guard n > 1 else { return 0 }
         let base = min(50_000_000.0 * pow(2.0, Double(min(n - 2, 20))), 5_000_000_000.0)
         return UInt64(base * Double.random(in: 0.75...1.25))
-    }
-
-    /// An error if the skill's file is no longer the one the scan saw (replaced, touched, removed).
-    static func changedSinceScan(_ skill: RegisteredSkill) -> SkillError? {
-        let file = skill.file
-        var st = stat()
-        guard stat(file.path, &st) == 0, UInt64(st.st_ino) == file.inode,
-              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == file.mtimeNs else {
-            return SkillError(.loadFailed, "\"\(file.path)\" changed or disappeared since it was scanned",
-                              hint: "run the command again; the folder will be rescanned", skillID: skill.id)
-        }
-        return nil
     }
 }

@@ -96,7 +96,8 @@ public final class CheckedSkillFile {
             return .failure(SkillLoadError(.loadFailed, "descriptor \(fd) for \"\(path)\" is not open (\(errnoText(errno))); skillhost-worker is started by skillhost, not by hand"))
         }
         let identity = DescriptorIdentity(st)
-        let file = CheckedSkillFile(path: path, realPath: descriptorPath(fd) ?? path, identity: identity, fd: fd)
+        // (The folders were checked by the host; `realPath` here is only the name it gave.)
+        let file = CheckedSkillFile(path: path, realPath: path, identity: identity, fd: fd)
         if let p = PathSafety.fileProblem(st, path: path, euid: euid) { return .failure(p) }
         guard expected.matches(identity) else {
             return .failure(SkillLoadError(.changedSinceScan,
