@@ -156,12 +156,12 @@ func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
     l.raw("}")
 }
 
-func manifest(of path: String, fd: Int32, identity: DescriptorIdentity?) -> Line {
+func manifest(of path: String, spec: String) -> Line {
     var l = Line()
     l.raw("{")
     l.key("file"); l.quoted(path)
-    guard let identity else {
-        return refused(SkillLoadError(.loadFailed, "the scan process was not told which file descriptor \(fd) should be"), into: &l)
+    guard let (fd, identity) = DescriptorIdentity.descriptorSpec(spec) else {
+        return refused(SkillLoadError(.loadFailed, "the scan process was given \"\(spec)\" for \"\(path)\"; expected FD:DEV:INO:SIZE:MTIME"), into: &l)
     }
     let loaded = CheckedSkillFile.adopt(fd: fd, path: path, expected: identity)
         .flatMap { SkillImage.load($0) }
@@ -191,11 +191,7 @@ func refused(_ e: SkillLoadError, into l: inout Line) -> Line {
 func runManifestMode(_ args: ArraySlice<String>) -> Never {
     var rest = args
     while let spec = rest.popFirst() {
-        let path = rest.popFirst() ?? ""
-        let colon = spec.firstIndex(of: ":") ?? spec.endIndex
-        let fd = Int32(spec[..<colon]) ?? -1
-        let identity = colon < spec.endIndex ? DescriptorIdentity(text: spec[spec.index(after: colon)...]) : nil
-        manifest(of: path, fd: fd, identity: identity).emit()
+        manifest(of: rest.popFirst() ?? "", spec: spec).emit()
     }
     exit(0)
 }

@@ -12,3 +12,15 @@ final class DescriptorIdentityTests: XCTestCase {
         XCTAssertNil(DescriptorIdentity(text: "1:2:3"))
     }
 }
+
+final class DescriptorSpecTests: XCTestCase {
+    func testTheScanProcessSpecParsesFiveNumbersAndRefusesAnythingElse() {
+        let s = DescriptorIdentity.descriptorSpec("4:64769:1234:16000:1700000000123456789")
+        XCTAssertEqual(s?.fd, 4)
+        XCTAssertEqual(s?.identity, DescriptorIdentity(device: 64769, inode: 1234, size: 16000, mtimeNs: 1_700_000_000_123_456_789))
+        XCTAssertEqual(DescriptorIdentity(text: "1:2:3:-5")?.mtimeNs, -5)
+        for bad in ["", "4", "4:1:2:3", "4:1:2:3:4:5", "4::2:3:4", "x:1:2:3:4", "4:1:2:3:99999999999999999999999", "4:1:2:3:4 "] {
+            XCTAssertNil(DescriptorIdentity.descriptorSpec(bad), bad)
+        }
+    }
+}

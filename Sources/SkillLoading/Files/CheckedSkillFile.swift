@@ -123,11 +123,13 @@ public final class CheckedSkillFile {
 
     /// Where descriptor `fd` points (readlink of /proc/self/fd/N); nil if unknown or deleted.
     static func descriptorPath(_ fd: Int32) -> String? {
-        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/fd/\(fd)", &buf, buf.count - 1)
-        guard n > 0 else { return nil }
-        let text = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard text.hasPrefix("/"), !text.hasSuffix(" (deleted)") else {
+        let text: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buf in
+            let n = readlink("/proc/self/fd/\(fd)", buf.baseAddress!, buf.count - 1)
+            guard n > 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: buf.baseAddress, count: n), as: UTF8.self)
+        }
+        guard let text else { return nil }
+        guard text.utf8.first == UInt8(ascii: "/"), !text.hasSuffix(" (deleted)") else {
             errno = ENOENT
             return nil
         }

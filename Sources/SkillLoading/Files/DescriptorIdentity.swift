@@ -23,10 +23,43 @@ public struct DescriptorIdentity: Sendable, Equatable, Hashable {
 
     /// Parses `text`; nil if it is not four numbers.
     public init?(text: some StringProtocol) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 4, let d = UInt64(parts[0]), let i = UInt64(parts[1]),
-              let s = Int64(parts[2]), let m = Int64(parts[3]) else { return nil }
-        self.init(device: d, inode: i, size: s, mtimeNs: m)
+        guard let n = Self.numbers(text, count: 4) else { return nil }
+        self.init(device: n[0], inode: n[1], size: Int64(bitPattern: n[2]), mtimeNs: Int64(bitPattern: n[3]))
+    }
+
+    /// `FD:DEV:INO:SIZE:MTIME_NS` (a descriptor and what it must be), as the scan process's command line has it.
+    public static func descriptorSpec(_ text: some StringProtocol) -> (fd: Int32, identity: DescriptorIdentity)? {
+        guard let n = numbers(text, count: 5), n[0] <= UInt64(Int32.max) else { return nil }
+        return (Int32(n[0]), DescriptorIdentity(device: n[1], inode: n[2], size: Int64(bitPattern: n[3]), mtimeNs: Int64(bitPattern: n[4])))
+    }
+
+    /// Exactly `count` colon-separated decimal numbers (a leading "-" allowed), read from the UTF-8
+    /// bytes directly: the scan process parses one per file.
+    static func numbers(_ text: some StringProtocol, count: Int) -> [UInt64]? {
+        var out: [UInt64] = []
+        out.reserveCapacity(count)
+        var value: UInt64 = 0, digits = 0, negative = false
+        for c in text.utf8 {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let (m, o1) = value.multipliedReportingOverflow(by: 10)
+                let (a, o2) = m.addingReportingOverflow(UInt64(c - UInt8(ascii: "0")))
+                guard !o1, !o2 else { return nil }
+                value = a
+                digits += 1
+            case UInt8(ascii: "-") where digits == 0 && !negative:
+                negative = true
+            case UInt8(ascii: ":"):
+                guard digits > 0 else { return nil }
+                out.append(negative ? UInt64(bitPattern: -Int64(bitPattern: value)) : value)
+                (value, digits, negative) = (0, 0, false)
+            default:
+                return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        out.append(negative ? UInt64(bitPattern: -Int64(bitPattern: value)) : value)
+        return out.count == count ? out : nil
     }
 
     /// True when `other` is the same build of the same file. A `device` of 0 means "not recorded"
