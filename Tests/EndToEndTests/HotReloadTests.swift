@@ -66,7 +66,7 @@ final class HotReloadTests: McpTestCase {
         try replaceWhileACallRuns(trusted: false)
     }
 
-    func testATrustedInProcessSkillIsSwappedByLoadingAFreshCopy() throws {
+    func testATrustedInProcessSkillIsSwappedByLoadingTheNewFilesDescriptor() throws {
         try replaceWhileACallRuns(trusted: true)
     }
 

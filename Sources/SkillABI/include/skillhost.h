@@ -52,7 +52,7 @@
  *
  * Rationale: a Swift image cannot be unloaded safely (the Swift runtime keeps pointers into it), so
  * the host never calls dlclose and never asks a skill to tear down. Swapping a skill means a new
- * process or a fresh copy of the file.
+ * process, or loading the new file next to the old image.
  */
 #ifndef SKILLHOST_H
 #define SKILLHOST_H

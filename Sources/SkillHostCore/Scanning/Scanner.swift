@@ -120,9 +120,9 @@ public struct Scanner {
                 .filter { !$0.hasPrefix(".") && $0.hasSuffix(".so") }.sorted()
             for name in names {
                 let path = abs + "/" + name
-                var fst = stat()
-                guard stat(path, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFREG else { continue }
                 if let p = folderProblem {
+                    var fst = stat()
+                    guard stat(path, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFREG else { continue }
                     ordered.append((path, Self.key(DescriptorIdentity(fst))))
                     preRefused[path] = Refusal(file: path, reason: .insecurePermissions,
                                                message: "\"\(path)\" was not loaded: \(p.message)", hint: p.hint)
@@ -131,6 +131,9 @@ public struct Scanner {
                 let file: CheckedSkillFile
                 switch CheckedSkillFile.open(path, memo: memo) {
                 case .failure(let e):
+                    // What is not a regular file (a folder, a dangling link) is not a candidate.
+                    var fst = stat()
+                    guard stat(path, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFREG else { continue }
                     ordered.append((path, Self.key(DescriptorIdentity(fst))))
                     preRefused[path] = Refusal(file: path, e)
                     continue

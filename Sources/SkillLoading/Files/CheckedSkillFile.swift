@@ -43,7 +43,7 @@ public final class CheckedSkillFile {
     /// location. A refusal names the file (and what it resolves to, when that differs) and the exact
     /// file or folder at fault, with the command that fixes it. `expected`: the identity the scan
     /// recorded, if this is a later load of a scanned file.
-    public static func open(_ path: String, expected: DescriptorIdentity? = nil, euid: uid_t = geteuid(),
+    public static func open(_ path: String, expected: DescriptorIdentity? = nil, euid: uid_t = PathSafety.effectiveUser,
                             memo: PathSafety.Memo? = nil) -> Result<CheckedSkillFile, SkillLoadError> {
         // O_NONBLOCK: opening a FIFO named *.so must not hang the scan; fstat rejects it below.
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
@@ -90,7 +90,7 @@ public final class CheckedSkillFile {
     /// Takes descriptor `fd` that the host opened and checked, and checks it again here: a regular
     /// file, owned by this user or root, not writable by others, and the very file the scan recorded
     /// (`expected`). The folders were checked by the host, which opened the file through them.
-    public static func adopt(fd: Int32, path: String, expected: DescriptorIdentity, euid: uid_t = geteuid()) -> Result<CheckedSkillFile, SkillLoadError> {
+    public static func adopt(fd: Int32, path: String, expected: DescriptorIdentity, euid: uid_t = PathSafety.effectiveUser) -> Result<CheckedSkillFile, SkillLoadError> {
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             return .failure(SkillLoadError(.loadFailed, "descriptor \(fd) for \"\(path)\" is not open (\(errnoText(errno))); skillhost-worker is started by skillhost, not by hand"))
@@ -123,12 +123,14 @@ public final class CheckedSkillFile {
 
     /// Where descriptor `fd` points (readlink of /proc/self/fd/N); nil if unknown or deleted.
     static func descriptorPath(_ fd: Int32) -> String? {
-        let text: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buf in
-            let n = readlink("/proc/self/fd/\(fd)", buf.baseAddress!, buf.count - 1)
-            guard n > 0 else { return nil }
-            return String(decoding: UnsafeRawBufferPointer(start: buf.baseAddress, count: n), as: UTF8.self)
-        }
-        guard let text else { return nil }
+        // A heap buffer: withUnsafeTemporaryAllocation would ask getrlimit twice per call whether the
+        // stack has room (one per file of a scan).
+        let capacity = Int(PATH_MAX) + 1
+        let buf = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+        defer { buf.deallocate() }
+        let n = readlink("/proc/self/fd/\(fd)", buf, capacity - 1)
+        guard n > 0 else { return nil }
+        let text = String(decoding: UnsafeRawBufferPointer(start: buf, count: n), as: UTF8.self)
         guard text.utf8.first == UInt8(ascii: "/"), !text.hasSuffix(" (deleted)") else {
             errno = ENOENT
             return nil

@@ -10,6 +10,9 @@ import Glibc
 ///   the file and for every folder already demand.
 /// Anyone else who could change one of them could make this process run their code.
 public enum PathSafety {
+    /// This process's effective uid, read once (skillhost never changes it).
+    public static let effectiveUser: uid_t = geteuid()
+
     /// Folders already checked during one scan (real path → problem), so 200 files in one folder walk
     /// it once. Not thread-safe: one per scan.
     public final class Memo {
@@ -18,7 +21,7 @@ public enum PathSafety {
     }
 
     /// The problem with file `st` at `path`, if any (the descriptor's `fstat`).
-    public static func fileProblem(_ st: stat, path: String, euid: uid_t = geteuid()) -> SkillLoadError? {
+    public static func fileProblem(_ st: stat, path: String, euid: uid_t = PathSafety.effectiveUser) -> SkillLoadError? {
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             return SkillLoadError(.loadFailed, "\"\(path)\" is not a regular file", hint: "a skill is a shared library file (.so); remove or rename \"\(path)\"")
         }
@@ -39,7 +42,7 @@ public enum PathSafety {
     /// The first problem in the folders above `realPath` (an absolute path without symlinks, as the
     /// kernel resolved it), from its own folder up to `/`; nil when every one is safe. Messages name
     /// the folder, what was found and the fix; the caller says which file it was.
-    public static func foldersProblem(above realPath: String, euid: uid_t = geteuid(), memo: Memo? = nil) -> SkillLoadError? {
+    public static func foldersProblem(above realPath: String, euid: uid_t = PathSafety.effectiveUser, memo: Memo? = nil) -> SkillLoadError? {
         var folder = parent(of: realPath)
         var walked: [String] = []  // folders checked on this walk: each one's verdict is the result
         var result: SkillLoadError? = nil
@@ -69,7 +72,7 @@ public enum PathSafety {
     }
 
     /// The problem with one folder itself (owner, write bits), if any.
-    public static func folderProblem(_ st: stat, folder: String, euid: uid_t = geteuid()) -> SkillLoadError? {
+    public static func folderProblem(_ st: stat, folder: String, euid: uid_t = PathSafety.effectiveUser) -> SkillLoadError? {
         let mode = st.st_mode & 0o7777
         let sticky = mode & UInt32(S_ISVTX) != 0
         if mode & 0o022 != 0 && !sticky {
@@ -86,7 +89,7 @@ public enum PathSafety {
     }
 
     /// The problem with skill folder `path` or any folder above it, if any (for a folder report).
-    public static func folderChainProblem(_ path: String, euid: uid_t = geteuid(), memo: Memo? = nil) -> SkillLoadError? {
+    public static func folderChainProblem(_ path: String, euid: uid_t = PathSafety.effectiveUser, memo: Memo? = nil) -> SkillLoadError? {
         guard let real = realPath(of: path) else {
             return SkillLoadError(.loadFailed, "cannot resolve folder \"\(path)\": \(errnoText(errno))")
         }
