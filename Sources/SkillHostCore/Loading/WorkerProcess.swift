@@ -100,6 +100,7 @@ final class WorkerProcess: Sendable {
         if settings.memoryLimitMB > 0 { args += ["--memory-mb", String(settings.memoryLimitMB)] }
         if settings.openFiles > 0 { args += ["--open-files", String(settings.openFiles)] }
         if settings.cpuSecondsPerCall > 0 { args += ["--cpu-seconds", String(settings.cpuSecondsPerCall)] }
+        if settings.parallelInvokes { args.append("--parallel-invokes") }
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1),
@@ -167,34 +168,28 @@ final class WorkerProcess: Sendable {
         case .success(let i): id = i
         }
         output.callStarted()
-        var f: [UInt8] = [0, 0, 0, 0]
-        f.reserveCapacity(input.count + context.utf8.count + intent.utf8.count + 96)
-        f.append(contentsOf: #"{"op":"invoke","id":"#.utf8)
-        f.append(contentsOf: String(id).utf8)
-        f.append(contentsOf: #","intent":"#.utf8)
-        f.append(contentsOf: JSON.quote(intent).utf8)
-        f.append(contentsOf: #","input":"#.utf8)
-        f.append(contentsOf: input)
-        f.append(contentsOf: #","context":"#.utf8)
-        f.append(contentsOf: context.utf8)
-        f.append(contentsOf: #","deadlineMs":"#.utf8)
-        f.append(contentsOf: String(CallDeadline(deadline).millisecondsLeft).utf8)
+        var f = Line.frame(.invoke)
+        f.bytes.reserveCapacity(input.count + context.utf8.count + intent.utf8.count + 96)
+        f.key("id"); f.number(id)
+        f.key("intent"); f.quoted(intent)
+        f.key("input"); f.rawJSON(input)
+        f.key("context"); f.bytes.append(contentsOf: context.utf8)
+        f.key("deadlineMs"); f.number(CallDeadline(deadline).millisecondsLeft)
         if let view {
-            f.append(contentsOf: #","view":{"#.utf8)
+            f.key("view"); f.raw("{")
             for (i, (k, v)) in view.sorted(by: { $0.key < $1.key }).enumerated() {
-                if i > 0 { f.append(UInt8(ascii: ",")) }
-                f.append(contentsOf: JSON.quote(k).utf8)
-                f.append(UInt8(ascii: ":"))
-                f.append(contentsOf: v)
+                if i > 0 { f.raw(",") }
+                f.quoted(k)
+                f.raw(":")
+                f.rawJSON(v)
             }
-            f.append(UInt8(ascii: "}"))
+            f.raw("}")
         }
         // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
         _ = send(f, withStore: true)
         cancellation?.onCancel { [self] in
-            var c: [UInt8] = [0, 0, 0, 0]
-            c.append(contentsOf: #"{"op":"cancel","id":"#.utf8)
-            c.append(contentsOf: String(id).utf8)
+            var c = Line.frame(.cancel)
+            c.key("id"); c.number(id)
             _ = send(c, withStore: false)
             HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
                 let stopped = waiter.resolve(.failure(SkillError(
@@ -217,32 +212,28 @@ final class WorkerProcess: Sendable {
         case .failure(let e): return .failure(e)
         case .success(let i): id = i
         }
-        var f: [UInt8] = [0, 0, 0, 0]
-        f.append(contentsOf: #"{"op":"health","id":"#.utf8)
-        f.append(contentsOf: String(id).utf8)
-        f.append(contentsOf: #","context":"#.utf8)
-        f.append(contentsOf: context.utf8)
+        var f = Line.frame(.health)
+        f.key("id"); f.number(id)
+        f.key("context"); f.bytes.append(contentsOf: context.utf8)
         _ = send(f, withStore: false)
         if let outcome = await waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.probes.removeValue(forKey: id) }
         return nil
     }
 
-    /// Closes the frame started in `bytes` (4 placeholder bytes, then an unclosed object), adds the
-    /// context store if it changed since the last frame that carried it, and writes it.
+    /// Closes `frame` (started with `Line.frame`), adds the context store if it changed since the
+    /// last frame that carried it, and writes it.
     /// False if the channel is closed or the write failed (EPIPE: the worker is gone).
-    private func send(_ bytes: [UInt8], withStore: Bool) -> Bool {
-        var frame = bytes
+    private func send(_ frame: consuming Line, withStore: Bool) -> Bool {
+        var frame = frame
         return sendLock.withLock { s -> Bool in
             guard !s.closed else { return false }
             if withStore, let (version, store) = ContextStore.shared.snapshot(ifNewerThan: s.storeVersion) {
-                frame.append(contentsOf: #","store":"#.utf8)
-                frame.append(contentsOf: store)
+                frame.key("store"); frame.rawJSON(store)
                 s.storeVersion = version
             }
-            frame.append(UInt8(ascii: "}"))
-            Frame.sealInPlace(&frame)
-            return frame.withUnsafeBytes { buf -> Bool in
+            let bytes = frame.sealed()
+            return bytes.withUnsafeBytes { buf -> Bool in
                 var off = 0
                 while off < buf.count {
                     let n = Glibc.send(socket, buf.baseAddress! + off, buf.count - off, Int32(MSG_NOSIGNAL))
@@ -284,9 +275,7 @@ final class WorkerProcess: Sendable {
     /// Asks the worker to exit (a `shutdown` frame: it lets running invoke() functions return, briefly).
     func beginStop() {
         state.withLock { s in if s.cause == nil { s.cause = .shutdown } }
-        var f: [UInt8] = [0, 0, 0, 0]
-        f.append(contentsOf: #"{"op":"shutdown""#.utf8)
-        _ = send(f, withStore: false)
+        _ = send(Line.frame(.shutdown), withStore: false)
     }
 
     /// Waits until the finalizer is done; false if `deadline` passed first.

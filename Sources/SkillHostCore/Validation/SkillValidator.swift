@@ -164,6 +164,7 @@ final class SkillValidator {
         config.skills = [:]
         config.trusted = []
         config.workers.eager = false
+        config.workers.parallelInvokes = true  // exercise a thread-safe claim with overlapping invoke() calls
         config.health.quarantineAfterCrashes = 1 << 30  // validate reports crashes; it never quarantines
         var paths = host.paths
         paths.stateDir = dir + "/state"

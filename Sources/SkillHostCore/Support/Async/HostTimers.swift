@@ -48,10 +48,14 @@ final class HostTimers: @unchecked Sendable {
         let id = nextID
         nextID += 1
         actions[id] = action
-        push((deadline.uptimeNanoseconds, id))
+        let at = deadline.uptimeNanoseconds
+        // The thread sleeps until the earliest entry (live or cancelled): wake it only when this one
+        // comes first. Calls with the same timeout in a row then cost no wake-up at all.
+        let wake = heap.first.map { at < $0.at } ?? true
+        push((at, id))
         // Compact when cancelled entries dominate (each call schedules a deadline it usually cancels).
         if heap.count > 1024 && heap.count > 4 * actions.count { rebuild() }
-        pthread_cond_signal(cond)
+        if wake { pthread_cond_signal(cond) }
         pthread_mutex_unlock(mutex)
         return Token(id: id)
     }
