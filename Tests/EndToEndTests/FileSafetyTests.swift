@@ -231,6 +231,21 @@ final class FileSafetyTests: EndToEndTestCase {
         XCTAssertEqual(byPath[paths["slow.so"]!], "test.fixture.slow")
         XCTAssertEqual(byPath[paths["swap.so"]!], "test.fixture.swap")
     }
+
+    /// The host holds one descriptor per file it has yet to read and hands them to scan processes in
+    /// batches (ManifestReader.batchSize, 256), so more files than one batch are all read.
+    func testMoreFilesThanOneBatchOfDescriptorsAreAllRead() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: fixtures + "/echo_c.so"))
+        for i in 0..<300 {
+            let p = skills + String(format: "/e%03d.so", i)
+            try data.write(to: URL(fileURLWithPath: p))
+            chmod(p, 0o755)
+        }
+        let list = try listAll()
+        XCTAssertEqual(list.skills.compactMap { $0["path"] as? String }, [skills + "/e000.so"], list.result.summary)
+        XCTAssertEqual(list.refused.count, 299, "every other copy was read, and is a duplicate: \(list.result.stderr)")
+        XCTAssertEqual(Set(list.refused.compactMap { $0["reason"] as? String }), ["duplicate_id"])
+    }
 }
 
 /// A flag one thread sets and another reads.

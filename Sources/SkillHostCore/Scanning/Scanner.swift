@@ -104,6 +104,27 @@ public struct Scanner {
         var toRead: [ManifestReader.Item] = []
         let memo = PathSafety.Memo()
 
+        // Reads the manifests of the files opened so far in one scan process, caches the answers and
+        // closes those descriptors (the host never loaded them). Called every `batchSize` files, so
+        // the host never holds more descriptors than that (RLIMIT_NOFILE is often 1024).
+        func readManifests() {
+            guard !toRead.isEmpty else { return }
+            report.scanned += toRead.count
+            let keys = Dictionary(toRead.map { ($0.path, Self.key($0.file.identity)) }, uniquingKeysWith: { a, _ in a })
+            // Each answer is validated as it arrives, while the scan process goes on loading the next file.
+            ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead) { p, answer in
+                let outcome: Result<SkillManifest, Refusal>
+                switch answer {
+                case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
+                case .refused(let r): outcome = .failure(r)
+                }
+                // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
+                // command the full deadline. Changing the file (or `touch`) makes it be read again.
+                cache.store(p, key: keys[p]!, outcome: outcome)
+            }
+            toRead.removeAll()
+        }
+
         for dir in directories {
             let abs = PathText.absolute(dir)
             var st = stat()
@@ -149,26 +170,12 @@ public struct Scanner {
                     cache.store(path, key: key, outcome: .failure(Refusal(file: path, e)))
                 } else {
                     toRead.append(ManifestReader.Item(path: path, file: file))
+                    if toRead.count == ManifestReader.batchSize { readManifests() }
                 }
             }
         }
 
-        if !toRead.isEmpty {
-            report.scanned = toRead.count
-            let keys = Dictionary(toRead.map { ($0.path, Self.key($0.file.identity)) }, uniquingKeysWith: { a, _ in a })
-            // Each answer is validated as it arrives, while the scan process goes on loading the next file.
-            ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead) { p, answer in
-                let outcome: Result<SkillManifest, Refusal>
-                switch answer {
-                case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
-                case .refused(let r): outcome = .failure(r)
-                }
-                // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
-                // command the full deadline. Changing the file (or `touch`) makes it be read again.
-                cache.store(p, key: keys[p]!, outcome: outcome)
-            }
-            toRead.removeAll()  // closes the descriptors (the host never loaded them)
-        }
+        readManifests()
 
         var valid: [ScannedSkill] = []
         for (p, key) in ordered {
