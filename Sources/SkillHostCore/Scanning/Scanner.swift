@@ -149,6 +149,28 @@ public struct Scanner {
                                                message: "\"\(path)\" was not loaded: \(p.message)", hint: p.hint)
                     continue
                 }
+                // A plain file (not a symlink) already in the cache: its folder is the skill folder,
+                // checked above, so lstat alone tells whether it may still be listed. Nothing is loaded
+                // here; whatever loads it later opens and checks it again (`openChecked`).
+                var lst = stat()
+                guard lstat(path, &lst) == 0 else { continue }
+                if (lst.st_mode & S_IFMT) != S_IFLNK {
+                    guard (lst.st_mode & S_IFMT) == S_IFREG else { continue }
+                    let key = Self.key(DescriptorIdentity(lst))
+                    if let p = PathSafety.fileProblem(lst, path: path) {
+                        ordered.append((path, key))
+                        preRefused[path] = Refusal(file: path, p)
+                        continue
+                    }
+                    if cache.lookup(path, key) != nil {
+                        ordered.append((path, key))
+                        devices[path] = UInt64(lst.st_dev)
+                        report.cacheHits += 1
+                        continue
+                    }
+                }
+                // A file to read, or a symlink: opened once, and the descriptor checked with every
+                // folder above where it really is; the scan process loads that very descriptor.
                 let file: CheckedSkillFile
                 switch CheckedSkillFile.open(path, memo: memo) {
                 case .failure(let e):
