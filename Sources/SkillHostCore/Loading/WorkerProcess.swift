@@ -104,6 +104,7 @@ final class WorkerProcess: Sendable {
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1),
+                                         environment: settings.timeZone.isEmpty ? [:] : ["TZ": settings.timeZone],
                                          passing: [file.fd])
         } catch {
             for fd in [pair.0, pair.1, out.read, out.write, wake.read, wake.write] { close(fd) }

@@ -31,7 +31,8 @@ final class ChildProcess {
     /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child, and `passing`
     /// as its fds 4, 5, … in order (checked skill files; the caller keeps and closes its own copies).
     /// Every other descriptor of the host must be close-on-exec.
-    static func spawn(executable: String, arguments: [String], layout: Layout, passing: [Int32] = []) throws(SkillError) -> pid_t {
+    static func spawn(executable: String, arguments: [String], layout: Layout, environment extra: [String: String] = [:],
+                      passing: [Int32] = []) throws(SkillError) -> pid_t {
         // The passed descriptors are first copied above fd 4 + n, so that no dup2 below overwrites
         // a descriptor another one still has to copy from.
         let firstFree = Int32(4 + passing.count)
@@ -78,9 +79,10 @@ final class ChildProcess {
         var child: pid_t = 0
         // The worker is a Swift program: without SWIFT_BACKTRACE=enable=no, a skill's crash would be
         // reported with the Swift runtime's backtrace of the worker instead of what the skill itself
-        // wrote to stderr. Read per start: the host sets TZ from its config (see `HostTimeZone`).
+        // wrote to stderr. `extra` adds or replaces variables (a worker's TZ: see `WorkerSettings.timeZone`).
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
+        for (k, v) in extra { env[k] = v }
         let envp = env.map { strdup("\($0.key)=\($0.value)") }
         defer { envp.forEach { free($0) } }
         var cenv = envp + [nil]
