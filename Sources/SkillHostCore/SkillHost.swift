@@ -163,6 +163,10 @@ public final class SkillHost: Sendable {
     /// `ok` for a skill never seen or whose file changed since.
     public func lastHealth() -> [String: SkillHealth] { invoker.health.all() }
 
+    /// Problems with the recorded health itself (for `doctor`): `health.json` cannot be read or
+    /// written (calls are then refused), or a damaged one was kept aside.
+    public func healthProblems() -> [(message: String, hint: String)] { invoker.health.problems() }
+
     /// Probes every registered skill now (in parallel, each with the health deadline), through the
     /// runtime its calls use (a worker process unless trusted), records the answers in the health
     /// state machine, and returns every skill's health afterwards. A skill that cannot even be loaded
@@ -199,7 +203,9 @@ public final class SkillHost: Sendable {
             return .failure(SkillError(.noSkill, "no registered skill has the id \"\(id)\"",
                                        hint: near.isEmpty ? "run `skillhost list` to see the skill ids" : "did you mean \(near.joined(separator: ", "))?"))
         }
-        invoker.health.recordAll([(id, .unblocked)])
+        if let problem = invoker.health.recordAll([(id, .unblocked)]) {
+            return .failure(problem.refusal("that skill \(id) was unblocked", skillID: id))
+        }
         return .success(invoker.health.current(id))
     }
 

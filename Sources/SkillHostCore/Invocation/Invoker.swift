@@ -204,13 +204,8 @@ public final class Invoker: Sendable {
     private func attempt(_ binding: IntentBinding, _ request: InvokeRequest, input: JSON, inputBytes: [UInt8], timeout: Int,
                          deadline: DispatchTime, start: DispatchTime) -> Result<InvokeSuccess, SkillError> {
         let skill = binding.skill
-        // A quarantined skill is not called.
-        let h = health.current(skill.id)
-        if h.state == .quarantined {
-            return .failure(SkillError(.unavailable, "skill \(skill.id) is quarantined since \(TimeText.rfc3339(h.since)): \(h.reason)",
-                                       hint: "fix the skill and replace its file (\(skill.file.path)), or run `skillhost unblock \(skill.id)` to let calls through again",
-                                       skillID: skill.id))
-        }
+        // A quarantined skill is not called, nor any skill whose outcome could not be recorded.
+        if let refusal = health.refusal(for: skill) { return .failure(refusal) }
         let outcome = call(binding, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
         switch outcome {
         case .success: health.record(skill.id, .succeeded(count: 1))

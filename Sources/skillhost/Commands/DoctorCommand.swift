@@ -21,7 +21,8 @@ enum DoctorCommand {
             case .ok, .degraded: return nil
             }
         }
-        let problems = folderProblems.count + refusals.count + conflicts.count + unhealthy.count
+        let stateProblems = host.healthProblems()
+        let problems = folderProblems.count + refusals.count + conflicts.count + unhealthy.count + stateProblems.count
         if args.flag("--json") {
             Out.json(.object(JSONObject([
                 ("folders", .array(host.scan.folders.map { f in
@@ -38,6 +39,7 @@ enum DoctorCommand {
                     .object(JSONObject([("id", .string(u.id)), ("health", .string(u.health.state.rawValue)),
                                         ("healthDetail", u.health.detailJSON), ("fix", .string(u.fix))]))
                 })),
+                ("state", .array(stateProblems.map { .object(JSONObject([("problem", .string($0.message)), ("fix", .string($0.hint))])) })),
                 ("config", host.config.source.map(JSON.string) ?? .null),
                 ("problems", .int(Int64(problems))),
             ])), pretty: true)
@@ -61,6 +63,9 @@ enum DoctorCommand {
             Out.print("\n! intent \(c.intent) is declared by \(c.bindings.count) skills: " +
                       c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority), confidence \($0.intent.confidence))" }.joined(separator: ", ") +
                       "\n  calls go to \(c.bindings[0].skill.id)\n  fix: if that is not what you want, raise the priority of the other skill or remove one")
+        }
+        for p in stateProblems {
+            Out.print("\n✗ \(p.message)\n  fix: \(p.hint)")
         }
         for u in unhealthy {
             Out.print("\n✗ \(u.id) is \(u.health.state.rawValue) since \(TimeText.rfc3339(u.health.since)): \(u.health.reason)" +
