@@ -138,4 +138,24 @@ final class FailClosedStateTests: EndToEndTestCase {
         try assertInvokeError(invoke("fixture.echo", #"{"text":"x"}"#), kind: "unavailable", exitCode: 12,
                               messageContains: [stateDir + "/health.json", "Is a directory"])
     }
+
+    // MARK: - Item 9
+
+    func testATornAuditLineDoesNotSwallowTheNextOne() throws {
+        try addSkill("echo_c.so")
+        try assertInvokeOK(invoke("fixture.echo", #"{"text":"one"}"#), skill: "test.fixture.echo")
+        let audit = stateDir + "/audit.jsonl"
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: audit))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"time":"2026-12-01T10:00:00Z","caller":"automation","intent":"fixture.ec"#.utf8))  // a short write
+        try handle.close()
+        try assertInvokeOK(invoke("fixture.echo", #"{"text":"two"}"#), skill: "test.fixture.echo")
+
+        let lines = try String(contentsOfFile: audit, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, "the torn line stays on its own line: \(lines)")
+        let parsed = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(parsed.count, 2, "both real lines parse; only the torn one does not: \(lines)")
+        XCTAssertEqual(parsed.last?["outcome"] as? String, "ok")
+        XCTAssertEqual((parsed.last?["input"] as? [String: Any])?["text"] as? String, "two")
+    }
 }
