@@ -42,9 +42,16 @@ struct Arguments {
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    func int(_ name: String) throws(UsageError) -> Int? {
+    /// The longest deadline a flag or the config may set: 24 h in milliseconds.
+    static let maxMilliseconds = 86_400_000
+
+    /// The whole number given to `name`, checked to lie in 1...`max` (`--scan-timeout 4294967296` is a
+    /// usage error naming the range, never a trap); nil when the option is absent.
+    func int(_ name: String, max: Int = Arguments.maxMilliseconds, unit: String = "milliseconds") throws(UsageError) -> Int? {
         guard let v = values[name] else { return nil }
-        guard let n = Int(v), n > 0 else { throw UsageError("\(name) expects a positive whole number of milliseconds, found \"\(v)\"") }
+        guard let n = Int(v), n > 0, n <= max else {
+            throw UsageError("\(name) expects a whole number of \(unit) from 1 to \(max), found \"\(v)\"")
+        }
         return n
     }
 

@@ -19,6 +19,11 @@ enum Out {
     static func fail(_ e: SkillError, json: Bool) -> Int32 {
         if json {
             self.json(e.responseJSON)
+        } else if let place = e.config {
+            // A configuration error is its own report: where, then what (exit 10, as invalid_input).
+            let what = e.message.firstRange(of: place.place + ": ").map { String(e.message[$0.upperBound...]) } ?? e.message
+            error("skillhost: configuration error in \(place.file), \(place.place):\n  \(what)")
+            if let h = e.hint { error("hint: \(h)") }
         } else {
             error("error (\(e.kind.rawValue)): \(e.message)")
             if let h = e.hint { error("hint: \(h)") }

@@ -32,4 +32,41 @@ final class InputHardeningTests: EndToEndTestCase {
         let source = try String(contentsOfFile: work + "/quoted-swift/Sources/QuotedSwift/QuotedSwift.swift", encoding: .utf8)
         XCTAssertTrue(source.contains(#"let vendor = "A\"B\\C ??/ tab\u{9}here é""#), source)
     }
+
+    // MARK: - Item 15
+
+    func testHugeNumbersFromFlagsAreUsageErrorsNotTraps() throws {
+        try addSkill("echo_c.so")
+        for args in [["list", "--scan-timeout", "4294967296"], ["invoke", "fixture.echo", "--timeout", "9223372036854775807"],
+                     ["traces", "--limit", "99999999999"]] {
+            let r = skillhost(args)
+            XCTAssertEqual(r.exitCode, 2, "a usage error, not a trap: \(r.summary)")
+            XCTAssertTrue(r.stderr.contains("from 1 to"), r.summary)
+        }
+    }
+
+    func testAConfigErrorNamesFileLineAndColumn() throws {
+        try addSkill("echo_c.so")
+        let path = try writeConfig("{\n  \"invokeTimeoutMs\": 1000,\n  \"scanTimeoutMs\": 4294967296\n}\n")
+        let r = skillhost("list", "--json")
+        XCTAssertEqual(r.exitCode, 10, "configuration errors keep invalid_input's exit code: \(r.summary)")
+        let e = try XCTUnwrap(try r.jsonObject()["error"] as? [String: Any], r.summary)
+        XCTAssertEqual(e["kind"] as? String, "invalid_input")
+        XCTAssertTrue((e["message"] as? String ?? "").contains("line 3, column 3: \"scanTimeoutMs\" must be a whole number of milliseconds from 1 to 86400000"), r.summary)
+        let place = try XCTUnwrap(e["config"] as? [String: Any], r.summary)
+        XCTAssertEqual(place["file"] as? String, path)
+        XCTAssertEqual(place["line"] as? Int, 3)
+        XCTAssertEqual(place["column"] as? Int, 3)
+
+        // A member nested under a skill id with dots, and the human report.
+        try writeConfig("{\"policy\": {\"skills\": {\n    \"test.fixture.echo\": {\"agent\": 3}}}}")
+        let human = skillhost("list")
+        XCTAssertEqual(human.exitCode, 10, human.summary)
+        XCTAssertTrue(human.stderr.contains("configuration error in \(path), line 2, column 27:"), human.summary)
+        XCTAssertTrue(human.stderr.contains("\"policy.skills.test.fixture.echo.agent\" must be true or false, found 3"), human.summary)
+
+        // A rate limit whose wait would overflow is refused too.
+        try writeConfig(#"{"policy":{"rateLimits":{"agent":{"*":{"capacity":1,"refillPerSecond":1e-320}}}}}"#)
+        XCTAssertEqual(skillhost("list").exitCode, 10)
+    }
 }

@@ -56,10 +56,23 @@ public struct HostConfig: Sendable {
             }
             return HostConfig()
         }
+        let bytes = [UInt8](data)
         let json: JSON
-        do { json = try JSON.parse([UInt8](data)) } catch {
-            throw SkillError(.invalidInput, "config file \"\(path)\" is not valid JSON: \(error)", hint: "fix the file, or move it away to use the defaults")
+        do { json = try JSON.parse(bytes) } catch {
+            var e = SkillError(.invalidInput, "config file \"\(path)\" is not valid JSON: \(error)", hint: "fix the file, or move it away to use the defaults")
+            e.config = ConfigLocation(file: path, text: bytes, offset: error.offset)
+            e.message = "config file \"\(path)\", \(e.config!.place): not valid JSON: \(error.reason)"
+            throw e
         }
+        do { return try read(json, path: path, paths: paths) } catch {
+            throw ConfigLocation.locate(error, file: path, text: bytes)
+        }
+    }
+
+    /// The longest deadline the config may set (`invokeTimeoutMs`, `scanTimeoutMs`, `healthTimeoutMs`): 24 h.
+    public static let maxMilliseconds: Int64 = 86_400_000
+
+    private static func read(_ json: JSON, path: String, paths: HostPaths) throws(SkillError) -> HostConfig {
         guard case .object(let o) = json else {
             throw SkillError(.invalidInput, "config file \"\(path)\": expected a JSON object at the top, found \(json.typeDescription)")
         }
@@ -67,9 +80,9 @@ public struct HostConfig: Sendable {
         c.source = path
         let base = PathText.directory(of: PathText.absolute(path))
         for m in o {
-            func int(_ unit: String = "milliseconds") throws(SkillError) -> Int {
-                guard let v = m.value.intValue, v > 0 else {
-                    throw SkillError(.invalidInput, "config file \"\(path)\": \"\(m.key)\" must be a positive integer (\(unit)), found \(m.value.serialized)")
+            func int(_ unit: String = "milliseconds", max: Int64 = HostConfig.maxMilliseconds) throws(SkillError) -> Int {
+                guard let v = m.value.intValue, v > 0, v <= max else {
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"\(m.key)\" must be a whole number of \(unit) from 1 to \(max), found \(m.value.serialized)")
                 }
                 return Int(v)
             }
@@ -92,7 +105,7 @@ public struct HostConfig: Sendable {
             case "health": c.health = try HealthSettings(m.value, file: path)
             case "agent": c.agent = try AgentSettings(m.value, file: path)
             case "policy": c.policy = try PolicyConfig(m.value, file: path)
-            case "idempotencyWindowSeconds": c.idempotencyWindowSeconds = try int("seconds")
+            case "idempotencyWindowSeconds": c.idempotencyWindowSeconds = try int("seconds", max: 366 * 86_400)
             case "locale": c.locale = m.value.stringValue
             case "timeZone": c.timeZone = m.value.stringValue
             default:
