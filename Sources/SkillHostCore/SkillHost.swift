@@ -267,18 +267,29 @@ public final class SkillHost: Sendable {
         let folder = PathText.absolute(directories[0])
         let name = PathText.fileName(of: file)
         let target = folder + "/" + name
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        } catch {
+            return .failure(SkillError(.internal, "cannot create the skill folder \"\(folder)\": \(error)"))
+        }
+        // Installs into one folder take turns (an exclusive flock on the folder itself), and each one
+        // checks what is installed now — not what was there when this host opened — so of parallel
+        // installs of one id and version under different names, the first wins and the others are refused.
+        let folderLock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folderLock >= 0 else {
+            return .failure(SkillError(.internal, "cannot open the skill folder \"\(folder)\": \(String(cString: strerror(errno)))"))
+        }
+        defer { close(folderLock) }  // closing releases the lock
+        while flock(folderLock, LOCK_EX) != 0 && errno == EINTR {}
+        let installed = Self.registry(of: Self.scanFolders(directories, workerPath: workerPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs),
+                                      trusted: config.trusted)
         var shadows: (path: String, version: SemanticVersion)? = nil
-        if let other = registry.skill(id: manifest.id), other.file.path != target {
+        if let other = installed.skill(id: manifest.id), other.file.path != target {
             guard manifest.version > other.summary.version else {
                 return .failure(SkillError(.invalidInput, "not installed: skill id \"\(manifest.id)\" is already provided by \"\(other.file.path)\" (version \(other.summary.version)); \"\(file)\" has version \(manifest.version), which would never be used (the newest version of an id wins)",
                                            hint: "to roll back, remove the newer file; to replace it, install the new one under the same file name (\(PathText.fileName(of: other.file.path)))"))
             }
             shadows = (other.file.path, other.summary.version)
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        } catch {
-            return .failure(SkillError(.internal, "cannot create the skill folder \"\(folder)\": \(error)"))
         }
         let tmp = folder + "/.\(name).installing.\(getpid())"
         guard let data = FileManager.default.contents(atPath: file) else {
