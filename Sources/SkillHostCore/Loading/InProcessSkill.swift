@@ -16,6 +16,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
     let id: String
     let skill: UnsafePointer<skh_skill>
     private let serial: DispatchSemaphore?
+    private let healthGate = SerialProbe()  // health() is [serialized] with itself
 
     private static let loaded = Mutex<[String: InProcessSkill]>([:])
 
@@ -117,6 +118,8 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         let box = HealthBox()
         let done = DispatchSemaphore(value: 0)
         let release = skill.pointee.release
+        guard healthGate.enter(until: deadline) else { return HealthProbe(status: .unavailable, message: SerialProbe.stillRunning) }
+        let gate = healthGate
         let start = DispatchTime.now()
         // A thread of its own, not a Dispatch pool thread: health() may block (the header allows it), and
         // while probes block pool threads Dispatch waits about a second before adding more.
@@ -129,9 +132,10 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
                 release?(d)
             }
             box.set(rc, text)
+            gate.leave()
             done.signal()
         }
-        guard started else { return HealthProbe(status: .unavailable, message: "cannot start a thread for the health check") }
+        guard started else { gate.leave(); return HealthProbe(status: .unavailable, message: "cannot start a thread for the health check") }
         guard done.wait(timeout: deadline) == .success, let (rc, text) = box.get() else {
             return HealthProbe(status: .unavailable, message: "health check did not answer before the deadline")
         }
