@@ -289,6 +289,6 @@ enum HostToolchain {
 /// Warnings the host writes to stderr (never stdout: it may carry a protocol).
 enum HostLog {
     static func warning(_ message: String) {
-        writeStandardError("skillhost: warning: \(message)\n")
+        writeStandardError("skillhost: warning: \(TerminalText.escaped(message))\n")
     }
 }

@@ -57,8 +57,8 @@ enum InvokeCommand {
             if json {
                 Out.json(s.json)
             } else {
-                Out.print(s.result.pretty)
-                if let m = s.message { Out.print(m) }
+                Out.print(s.result.pretty)  // JSON escapes C0 controls in strings; Out.print the rest
+                if let m = s.message { Out.print(Out.safe(m)) }
             }
             return 0
         }

@@ -34,7 +34,7 @@ enum ListCommand {
              health[s.id]?.state.rawValue ?? "ok", s.summary.intents.map(\.address).joined(separator: ", ")]
         }
         if rows.isEmpty {
-            Out.print("No skills registered (folders: \(host.directories.joined(separator: ":"))).")
+            Out.print("No skills registered (folders: \(Out.safe(host.directories.joined(separator: ":")))).")
         } else {
             Out.print(Out.table(["ID", "VERSION", "CATEGORY", "ABI", "ISOLATION", "HEALTH", "INTENTS"], rows))
         }
@@ -45,13 +45,13 @@ enum ListCommand {
         }
         Out.print(summary)
         for s in host.scan.shadowed {
-            Out.print("shadowed: \(s.skill.summary.id) \(s.skill.summary.version) (\(s.skill.file.path)) by version \(s.byVersion) (\(s.byPath))")
+            Out.print("shadowed: \(Out.safe(s.skill.summary.id)) \(s.skill.summary.version) (\(Out.safe(s.skill.file.path))) by version \(s.byVersion) (\(Out.safe(s.byPath)))")
         }
         for c in host.registry.conflicts {
-            Out.print("conflict: \(c.intent) is declared by \(c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority))" }.joined(separator: ", ")); calls go to \(c.bindings[0].skill.id)")
+            Out.print(Out.safe("conflict: \(c.intent) is declared by \(c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority))" }.joined(separator: ", ")); calls go to \(c.bindings[0].skill.id)"))
         }
         if all {
-            for r in host.scan.refusals { Out.print("refused [\(r.reason.rawValue)] \(r.message)") }
+            for r in host.scan.refusals { Out.print("refused [\(r.reason.rawValue)] \(Out.safe(r.message))") }
         }
         return 0
     }
