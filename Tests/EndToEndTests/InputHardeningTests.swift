@@ -69,4 +69,20 @@ final class InputHardeningTests: EndToEndTestCase {
         try writeConfig(#"{"policy":{"rateLimits":{"agent":{"*":{"capacity":1,"refillPerSecond":1e-320}}}}}"#)
         XCTAssertEqual(skillhost("list").exitCode, 10)
     }
+
+    // MARK: - The header's words
+
+    /// skillhost.h: SKH_STATUS_OK with a NULL result_json is the JSON value null, in a worker and
+    /// in-process alike (in-process used to call it an internal error).
+    func testOKWithANullResultIsJSONNullInAWorkerAndInProcess() throws {
+        try addSkill("null_result.so")
+        for trusted in [false, true] {
+            try writeConfig(trusted ? #"{"trusted":["test.fixture.nullresult"]}"# : "{}")
+            let r = invoke("fixture.nullresult", "{}")
+            XCTAssertEqual(r.exitCode, 0, "trusted \(trusted): \(r.summary)")
+            let o = try r.jsonObject()
+            XCTAssertTrue(o["result"] is NSNull, r.summary)
+            XCTAssertEqual(o["message"] as? String, "done")
+        }
+    }
 }

@@ -18,7 +18,12 @@
  *     `struct_size` that the side which allocated it sets to sizeof(the struct it was compiled with).
  *     The reader must not touch a field that lies beyond `struct_size`; such a field counts as 0/NULL.
  *   - A major version changes or removes something. A host serves exactly one major; a skill built for
- *     another major is refused before any of its functions is called, with a message naming both.
+ *     another major is refused before init(), invoke() or health() is ever called, with a message
+ *     naming both. skillhost_entry() itself IS called — it is how the host learns the version — first
+ *     in a short-lived scan process (`skillhost-worker`, under a deadline: a crash or a hang there
+ *     costs only that process and gets the file refused as crashed_during_scan / timed_out), and
+ *     again in the process that will run the skill. So skillhost_entry() and the library's static
+ *     constructors must be cheap and free of side effects (see skh_entry_fn below).
  *
  * Negotiation. A host serves every minor from 0 up to its own (1.0–1.1 for this header). A skill says
  * which minor it was built with (abi_minor) and the oldest one it can work with (abi_minor_required,
@@ -45,10 +50,39 @@
  *
  * Lifecycle, in one process (the host's, or a worker process of the host's):
  *   1. dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE). The library is never unloaded.
- *   2. skillhost_entry()                         [once]  — may also run in a short-lived scan process
+ *   2. skillhost_entry()                         [once]  — also run, earlier, in a short-lived scan
+ *                                                          process that only reads the struct
  *   3. skill->init(host)                         [once]  — only if non-NULL; before any invoke/health
  *   4. skill->invoke(call) and skill->health(…)  per the tags on each field
  *   There is no "deinit": a process that hosts skills ends by exiting.
+ *
+ * Deadlines, cancellation and the process. By default a skill runs in a worker process of its own.
+ *   - When a call's deadline passes (the caller's --timeout, default 10 s), the host sends SIGTERM to
+ *     the worker's process group and SIGKILL after a grace period (config workers.killGraceMs,
+ *     default 200 ms); the call ends as "timeout" and the next call starts a new worker.
+ *   - When the caller cancels, is_cancelled() turns non-zero and the skill has 500 ms to complete
+ *     (with SKH_STATUS_CANCELLED); after that its worker is stopped the same way.
+ *   - The worker also ends when it exceeds a limit (address space, open files, CPU seconds per call:
+ *     config "workers") or when the host goes away (its channel closes).
+ *   So code that runs after a deadline may never get its chance — including the complete() a skill
+ *   means to make after seeing is_cancelled(). Keep what the skill writes consistent at every step
+ *   (write a temporary file and rename it), and bound your own waits with time_left_ms().
+ *   A skill the host's owner marks trusted runs inside the host process instead: it is never stopped;
+ *   the host stops waiting, the call stays valid until complete(), and a late completion is dropped.
+ *
+ * Sizes. Through a worker, one complete() (result and message together) may be up to 64 MiB; larger
+ * is reported as "internal" (the host protocol was broken), and a result that is not JSON is quoted
+ * by its first 4096 bytes. Each log line and progress message is sent the same way (64 MiB); keep
+ * messages to a sentence and log lines to a few KiB — the host prints them whole, one line each.
+ * What the skill writes to stdout/stderr is not the result: the host keeps the last 64 KiB for error
+ * messages and passes at most 64 KiB per call on to the log. A skill declares at most 1024 intents.
+ *
+ * C++. The README's examples use C99 designated initializers ({ .name = … }), which C++ has only
+ * since C++20. Before that, value-initialise the structs and assign the fields:
+ *     static skh_skill make_skill() { skh_skill s = {}; s.abi_major = SKH_ABI_VERSION_MAJOR; …; return s; }
+ *     static const skh_skill the_skill = make_skill();
+ *     extern "C" SKH_EXPORT const skh_skill *skillhost_entry(void) { return &the_skill; }
+ * Every struct here is plain C (no constructors), so `= {}` zeroes every field not assigned.
  *
  * Rationale: a Swift image cannot be unloaded safely (the Swift runtime keeps pointers into it), so
  * the host never calls dlclose and never asks a skill to tear down. Swapping a skill means a new
@@ -167,7 +201,9 @@ typedef struct skh_host {
 
     /* Reports progress of `call`: step `step` of `total` (1-based; total 0 = unknown), with an
      * optional UTF-8 `message` (may be NULL), borrowed for the duration of the call.
-     * [any-thread] Reports for a completed call are ignored. */
+     * Where it shows: `skillhost ask` on a terminal (its phase line, "executing INTENT step/total
+     * (message)"), and MCP clients that asked for progress (notifications/progress). `skillhost
+     * invoke` does not show it. [any-thread] Reports for a completed call are ignored. */
     void (*progress)(const struct skh_call *call, uint32_t step, uint32_t total, const char *message);
 
     /* Returns non-zero once the host no longer wants the result of `call` (deadline passed, or the
@@ -245,6 +281,9 @@ typedef struct skh_call {
      * after invoke() returns.
      *   status == SKH_STATUS_OK: `result_json` is a UTF-8 JSON value (`result_len` bytes) that matches
      *       the intent's output_schema; `message` is an optional one-sentence human summary (or NULL).
+     *       A NULL `result_json` means the JSON value null (then `result_len` is ignored, and an
+     *       output_schema, if any, must accept null). Bytes that are not JSON are reported to the
+     *       caller as error kind "internal", a bug in the skill.
      *   otherwise: `result_json` may be NULL (or a JSON object with details); `message` says what went
      *       wrong and, where possible, what would fix it. It should not be NULL.
      * `message` is NUL-terminated UTF-8. Every pointer is borrowed for the duration of complete(); the
@@ -274,14 +313,23 @@ typedef struct skh_intent {
     uint32_t flags;       /* SKH_INTENT_* bits */
 
     /* Dotted lowercase name, unique within the skill: "domain.noun[.verb]", e.g. "calendar.events.list".
-     * [a-z0-9_] segments separated by '.', at least two segments. */
+     * [a-z0-9_] segments separated by '.', at least two segments. Required (NULL gets the file refused). */
     const char *name;
-    const char *description; /* one or two sentences, for people and for LLMs choosing a tool */
+    const char *description; /* one or two sentences, for people and for LLMs choosing a tool; NULL reads as "" */
 
-    /* JSON Schema (the subset: type, properties, required, additionalProperties, items, enum,
-     * minimum, maximum, minLength, maxLength, minItems, maxItems, pattern-free formats "date" and
-     * "date-time", description, default; and "secret": true or "writeOnly": true on a property, which
-     * the host's audit log redacts). The root must be {"type":"object", …}. Required. */
+    /* JSON Schema, in the subset the host checks before the skill sees the input:
+     *   keywords     type, properties, required, additionalProperties, items, enum, const, minimum,
+     *                maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems,
+     *                maxItems, pattern (a regular expression that must match somewhere in the string;
+     *                anchor it with ^…$ to match all of it), format ("date" = YYYY-MM-DD and
+     *                "date-time" = RFC 3339 are checked; other formats are accepted and not checked),
+     *                anyOf, oneOf, allOf;
+     *   annotations  description, title, default, examples, $schema, $id, $comment, readOnly,
+     *                deprecated, and "secret": true or "writeOnly": true — on any schema, anywhere
+     *                (a property, items, additionalProperties, a branch of allOf/anyOf/oneOf) — which
+     *                the host's audit log replaces by "[redacted]".
+     * Any other keyword (for example $ref) gets the file refused (bad_manifest): the host does not
+     * pretend to check what it does not. The root must be {"type":"object", …}. Required. */
     const char *input_schema;
     /* JSON Schema the result matches, or NULL for "any JSON value". */
     const char *output_schema;
@@ -320,21 +368,24 @@ typedef struct skh_skill {
     uint32_t struct_size; /* sizeof(skh_skill) as the skill was compiled */
     uint32_t flags;       /* SKH_SKILL_* bits */
 
-    /* Identity. UTF-8, NUL-terminated, static for the process (like everything in this struct). */
-    const char *id;          /* reverse-DNS, lowercase, two or more parts: "com.example.calendar";
+    /* Identity. UTF-8, NUL-terminated, static for the process (like everything in this struct).
+     * id, name, version and category are required: NULL (or a value of the wrong shape) gets the file
+     * refused as bad_manifest, naming the field. vendor and description may be NULL (read as "").
+     * Every string the host shows a person is shown with control characters escaped. */
+    const char *id;          /* Required. reverse-DNS, lowercase, two or more parts: "com.example.calendar";
                                 matches ^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$ */
-    const char *name;        /* human name: "Calendar" */
-    const char *version;     /* semantic version 2.0.0: "1.4.2", "2.0.0-beta.1" */
-    const char *category;    /* one lowercase word: "productivity", "weather", "communication", … */
-    const char *vendor;      /* who ships it: "Example Corp" */
-    const char *description; /* one or two sentences */
+    const char *name;        /* Required, non-empty. human name: "Calendar" */
+    const char *version;     /* Required. semantic version 2.0.0: "1.4.2", "2.0.0-beta.1" */
+    const char *category;    /* Required. one lowercase word: "productivity", "weather", "communication", … */
+    const char *vendor;      /* who ships it: "Example Corp"; may be NULL. Named in error hints ("report it to …") */
+    const char *description; /* one or two sentences; may be NULL */
 
     /* The compiler that built the skill's Swift code, as "swift-MAJOR.MINOR" (for example "swift-6.3"),
      * or NULL for skills without Swift code. Swift has no stable ABI on Linux: the host refuses a Swift
      * skill built by another Swift version than its own. C skills set NULL and are never refused for it. */
     const char *toolchain;
 
-    uint32_t intent_count;     /* at least 1 */
+    uint32_t intent_count;     /* at least 1, at most 1024 */
     uint32_t reserved0;        /* zero */
     const skh_intent *intents; /* intent_count entries, each with its own struct_size */
 
@@ -355,6 +406,9 @@ typedef struct skh_skill {
      * the duration of the call; it may be NULL. If `detail` is non-NULL the skill may store in *detail a UTF-8, NUL-terminated JSON
      * object with specifics, e.g. {"message":"reachable","latencyMs":12}, allocated by the skill and
      * released by the host with skill->release (also when it arrives after the host stopped waiting).
+     * "message" is what `skillhost health` shows in its MESSAGE column (and list --json as
+     * healthDetail.message); "latencyMs", if given, replaces the time the host measured; the whole
+     * object is kept with the probe. Without a message the host shows "ok" or the code returned.
      * May be NULL (then the skill counts as healthy).
      * [serialized] with itself (a host that gave up waiting does not call it again until it returns);
      * it may run at the same time as invoke() calls. */
@@ -374,7 +428,9 @@ typedef struct skh_skill {
 } skh_skill;
 
 /* The one symbol a skill exports. Returns a pointer to a static skh_skill, the same one every call.
- * Must not fail, block, or depend on anything the host has not yet provided. [once]
+ * Must not fail, block, or depend on anything the host has not yet provided: it runs in the scan
+ * process (which only reads the struct) as well as in the process that runs the skill, so it must
+ * not start threads, open connections or write files — do that in init(). [once per process]
  * A NULL return, or a struct_size smaller than the fields the host needs, gets the file refused.
  * Fields that lie beyond a (smaller, older) struct_size count as NULL / 0. */
 typedef const skh_skill *(*skh_entry_fn)(void);

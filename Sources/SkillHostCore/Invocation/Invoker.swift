@@ -281,9 +281,7 @@ public final class Invoker: Sendable {
         if let parsed = raw.parsedResult {
             result = parsed
         } else {
-            guard let bytes = raw.result else {
-                return fail(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
-            }
+            let bytes = raw.result ?? Array("null".utf8)  // skillhost.h: a NULL result_json with SKH_STATUS_OK is JSON null (as through a worker)
             do { result = try JSON.parse(bytes) } catch {
                 let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
                 return fail(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
