@@ -55,7 +55,7 @@ struct InvokeBench {
         let swiftRequest = InvokeRequest(intent: "echo.say", input: Self.input, caller: .automation)
         let cRequest = InvokeRequest(intent: "fixture.echo", input: Self.input, caller: .automation)
         for req in [swiftRequest, cRequest] {
-            switch host.invoke(req) {
+            switch host.invokeAndWait(req) {
             case .success(let s) where s.result["text"]?.stringValue == Self.text: break
             case .success(let s):
                 fail("\(req.intent) answered \(s.result.serialized), expected {\"text\":\"\(Self.text)\"}")
@@ -67,10 +67,10 @@ struct InvokeBench {
         let inputBytes = Array(Self.input.utf8)
         return [
             time("invoke echo.say", "Swift skill (SkillKit), via SkillHost.invoke") {
-                if case .success = host.invoke(swiftRequest) { return true } else { return false }
+                if case .success = host.invokeAndWait(swiftRequest) { return true } else { return false }
             },
             time("invoke fixture.echo", "C skill (echo_c.c), via SkillHost.invoke") {
-                if case .success = host.invoke(cRequest) { return true } else { return false }
+                if case .success = host.invokeAndWait(cRequest) { return true } else { return false }
             },
             time("direct, Foundation", "JSONDecoder + JSONEncoder, as EchoSkill does") {
                 !DirectEcho.foundation(inputBytes).isEmpty

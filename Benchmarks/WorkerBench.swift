@@ -126,8 +126,8 @@ struct WorkerBench {
 
         // Warm-up, and the real frame sizes from the counters of the worker (request frames it reads)
         // and of this process (reply frames its reader thread reads).
-        let cBody = { () -> Bool in if case .success = host.invoke(cRequest) { return true } else { return false } }
-        let swiftBody = { () -> Bool in if case .success = host.invoke(swiftRequest) { return true } else { return false } }
+        let cBody = { () -> Bool in if case .success = host.invokeAndWait(cRequest) { return true } else { return false } }
+        let swiftBody = { () -> Bool in if case .success = host.invokeAndWait(swiftRequest) { return true } else { return false } }
         var sizes: [String: FrameSizes] = [:]
         sizes["C"] = warmAndSize(cBody, worker: cPID, fallback: (request: 330, reply: 90))
         sizes["Swift"] = warmAndSize(swiftBody, worker: swiftPID, fallback: (request: 330, reply: 80))
@@ -162,7 +162,7 @@ struct WorkerBench {
             for (req, kind) in [(cRequest, "C"), (swiftRequest, "Swift")] {
                 host.shutdown()
                 let t0 = monotonicNs()
-                let r = host.invoke(req)
+                let r = host.invokeAndWait(req)
                 let ms = Double(monotonicNs() - t0) / 1e6
                 guard case .success = r else { fail("\(req.intent) failed on a fresh worker: \(r)") }
                 if kind == "C" { coldC.append(ms) } else { coldSwift.append(ms) }
@@ -220,7 +220,7 @@ struct WorkerBench {
             mustEcho(host, req)
             // Under valgrind --trace-children the worker's command line names valgrind: then no child counts.
             let pid = ProcTable.worker(serving: kind == "c" ? Self.cFile : Self.swiftFile) ?? -1
-            let body = { () -> Bool in if case .success = host.invoke(req) { return true } else { return false } }
+            let body = { () -> Bool in if case .success = host.invokeAndWait(req) { return true } else { return false } }
             for _ in 0..<config.warmup where !body() { fail("a warm-up call failed") }
             failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pid, body)
             host.shutdown()
@@ -244,8 +244,8 @@ struct WorkerBench {
         let host = openHost(dir: dir, name: "crash", config: #"{"health":{"quarantineAfterCrashes":1000000}}"#)
         let crashReq = InvokeRequest(intent: "fixture.segv", input: "{}", caller: .automation)
         let okReq = InvokeRequest(intent: "fixture.segv.ok", input: "{}", caller: .automation)
-        func ok() -> Bool { if case .success = host.invoke(okReq) { return true } else { return false } }
-        if !ok() { fail("fixture.segv.ok failed on its first call: \(host.invoke(okReq))") }
+        func ok() -> Bool { if case .success = host.invokeAndWait(okReq) { return true } else { return false } }
+        if !ok() { fail("fixture.segv.ok failed on its first call: \(host.invokeAndWait(okReq))") }
 
         var crashCall: [Double] = [], recovery: [Double] = [], total: [Double] = [], cold: [Double] = []
         var newWorker = 0
@@ -255,9 +255,9 @@ struct WorkerBench {
             // The worker is up and has answered (the first call above, or the cold start below).
             let before = ProcTable.worker(serving: Self.segvFile)
             let t0 = monotonicNs()
-            let crashed = host.invoke(crashReq)
+            let crashed = host.invokeAndWait(crashReq)
             let t1 = monotonicNs()
-            let answered = host.invoke(okReq)
+            let answered = host.invokeAndWait(okReq)
             let t2 = monotonicNs()
             switch crashed {
             case .failure(let e) where e.kind == .crashed:
@@ -299,7 +299,7 @@ struct WorkerBench {
     }
 
     func mustEcho(_ host: SkillHost, _ req: InvokeRequest) {
-        switch host.invoke(req) {
+        switch host.invokeAndWait(req) {
         case .success(let s) where s.result["text"]?.stringValue == InvokeBench.text: break
         case .success(let s): fail("\(req.intent) answered \(s.result.serialized), expected {\"text\":\"\(InvokeBench.text)\"}")
         case .failure(let e): fail("\(req.intent) failed in its worker: \(e)")

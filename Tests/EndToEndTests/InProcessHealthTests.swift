@@ -5,7 +5,7 @@ import XCTest
 /// Issue 12, item 19: health() is [serialized] with itself for an in-process (trusted) skill too: a
 /// probe does not call the skill again while an earlier probe that timed out is still inside it.
 final class InProcessHealthTests: EndToEndTestCase {
-    func testAProbeDoesNotOverlapATimedOutProbeStillInsideTheSkill() throws {
+    func testAProbeDoesNotOverlapATimedOutProbeStillInsideTheSkill() async throws {
         try addSkill("slow_health.so")
         var env = environment
         env["SKILLHOST_WORKER"] = E2E.binDir + "/skillhost-worker"
@@ -18,13 +18,13 @@ final class InProcessHealthTests: EndToEndTestCase {
         let context = host.invoker.context(for: skill, caller: .automation)
 
         // health() takes 500 ms: the first probe gives up after 150 ms and leaves it running.
-        let first = runtime.health(context: context, deadline: .now() + .milliseconds(150))
+        let first = await runtime.health(context: context, deadline: .now() + .milliseconds(150))
         XCTAssertEqual(first.status, .unavailable, first.message)
-        let second = runtime.health(context: context, deadline: .now() + .milliseconds(150))
+        let second = await runtime.health(context: context, deadline: .now() + .milliseconds(150))
         XCTAssertEqual(second.status, .unavailable)
-        XCTAssertTrue(second.message.contains("has not returned yet"), "not called again while the first runs: \(second.message)")
-        // A patient probe waits for the first to return, then runs alone.
-        let third = runtime.health(context: context, deadline: .now() + .seconds(3))
+        XCTAssertTrue(second.message.contains("still running inside the skill"), "not called again while the first runs: \(second.message)")
+        // A patient probe gets the first one's answer: health() ran once at a time.
+        let third = await runtime.health(context: context, deadline: .now() + .seconds(3))
         XCTAssertEqual(third.status, .ok, third.message)
         XCTAssertEqual(third.message, "max 1 concurrent", "never two health() calls at once")
     }

@@ -25,55 +25,64 @@ struct IdempotencyStore: Sendable {
     }
 
     /// Runs `call` once per key and fingerprint within the window; see the type's comment.
-    func run(key: String, intent: String, input: JSON, _ call: () -> Result<InvokeSuccess, SkillError>) -> Result<InvokeSuccess, SkillError> {
-        let file = StateFile(path: dir + "/" + SHA256.hex(of: Array(key.utf8)) + ".json")
+    func run(key: String, intent: String, input: JSON, _ call: () async -> Result<InvokeSuccess, SkillError>) async -> Result<InvokeSuccess, SkillError> {
+        let hashed = SHA256.hex(of: Array(key.utf8))
+        let file = StateFile(path: dir + "/" + hashed + ".json")
         let fingerprint = SHA256.hex(of: Array((intent + "\n" + Self.canonical(input).serialized).utf8))
+        // Calls with one key in this process queue here, as suspended tasks; the flock below then only
+        // ever waits for another process.
+        let stripe = Self.stripes[Int(hashed.utf8.first! % UInt8(Self.stripes.count))]
+        _ = await stripe.enter(until: .distantFuture)
+        defer { stripe.leave() }
         let now = RateLimiter.now()  // sub-second: a whole-second clock would end a window up to 1 s early
-        let what = "the idempotency record of key \"\(key)\""
-        do throws(StateFile.Failure) {
-            return try file.lockedOrFail { () throws(StateFile.Failure) -> Result<InvokeSuccess, SkillError> in
-                let bytes: [UInt8]?
-                do throws(StateFile.Failure) { bytes = try file.load() } catch { return .failure(inDoubt(key, file.path, "it cannot be read: \(error.reason)")) }
-                if let bytes, !windowPassed(file.path, now: now) {
-                    guard let r = try? JSON.parse(bytes), let at = r["at"]?.doubleValue else {
-                        return .failure(inDoubt(key, file.path, "it is damaged (\(bytes.count) bytes, not a complete record)"))
-                    }
-                    if now - at < Double(windowSeconds) {
-                        if r["pending"]?.boolValue == true {
-                            return .failure(inDoubt(key, file.path, "a call with this key started at \(TimeText.rfc3339(Int(at))) and its outcome was never recorded (the host stopped, or could not write it)"))
-                        }
-                        guard r["fingerprint"]?.stringValue == fingerprint else {
-                            return .failure(SkillError(.invalidInput, "idempotency key \"\(key)\" was already used at \(TimeText.rfc3339(Int(at))) for another call (\(r["intent"]?.stringValue ?? "?") with other input); a key may only repeat the same call",
-                                                       hint: "use a new key for a new call (keys are remembered for \(windowSeconds) s)"))
-                        }
-                        guard let s = Self.success(r["response"]) else {
-                            return .failure(inDoubt(key, file.path, "it holds no readable response"))
-                        }
-                        return .success(s)
-                    }
-                }
-                // Claim the key before anything runs: no record, no call.
-                let claim = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
-                                                    ("at", .double(now)), ("pending", .bool(true))]))
-                try file.store(Self.bytes(claim))
-                let outcome = call()
-                switch outcome {
-                case .success(let s):
-                    let record = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
-                                                         ("at", .double(now)), ("response", s.json)]))
-                    do throws(StateFile.Failure) { try file.store(Self.bytes(record)) } catch {
-                        HostLog.warning("\(error); the call succeeded, but a retry with idempotency key \"\(key)\" will be refused as in doubt until \(file.path) is removed")
-                    }
-                    prune(now: now)
-                case .failure:
-                    unlink(file.path)  // only successes are kept: the key may be used again
-                }
-                return outcome
-            }
-        } catch {
-            return .failure(error.refusal(what))
+        let lock: Int32
+        do throws(StateFile.Failure) { lock = try file.lockOrFail() } catch {
+            return .failure(error.refusal("the idempotency record of key \"\(key)\""))
         }
+        defer { file.unlock(lock) }
+        let bytes: [UInt8]?
+        do throws(StateFile.Failure) { bytes = try file.load() } catch { return .failure(inDoubt(key, file.path, "it cannot be read: \(error.reason)")) }
+        if let bytes, !windowPassed(file.path, now: now) {
+            guard let r = try? JSON.parse(bytes), let at = r["at"]?.doubleValue else {
+                return .failure(inDoubt(key, file.path, "it is damaged (\(bytes.count) bytes, not a complete record)"))
+            }
+            if now - at < Double(windowSeconds) {
+                if r["pending"]?.boolValue == true {
+                    return .failure(inDoubt(key, file.path, "a call with this key started at \(TimeText.rfc3339(Int(at))) and its outcome was never recorded (the host stopped, or could not write it)"))
+                }
+                guard r["fingerprint"]?.stringValue == fingerprint else {
+                    return .failure(SkillError(.invalidInput, "idempotency key \"\(key)\" was already used at \(TimeText.rfc3339(Int(at))) for another call (\(r["intent"]?.stringValue ?? "?") with other input); a key may only repeat the same call",
+                                               hint: "use a new key for a new call (keys are remembered for \(windowSeconds) s)"))
+                }
+                guard let s = Self.success(r["response"]) else {
+                    return .failure(inDoubt(key, file.path, "it holds no readable response"))
+                }
+                return .success(s)
+            }
+        }
+        // Claim the key before anything runs: no record, no call.
+        let claim = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
+                                            ("at", .double(now)), ("pending", .bool(true))]))
+        do throws(StateFile.Failure) { try file.store(Self.bytes(claim)) } catch {
+            return .failure(error.refusal("the idempotency record of key \"\(key)\""))
+        }
+        let outcome = await call()
+        switch outcome {
+        case .success(let s):
+            let record = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
+                                                 ("at", .double(now)), ("response", s.json)]))
+            do throws(StateFile.Failure) { try file.store(Self.bytes(record)) } catch {
+                HostLog.warning("\(error); the call succeeded, but a retry with idempotency key \"\(key)\" will be refused as in doubt until \(file.path) is removed")
+            }
+            prune(now: now)
+        case .failure:
+            unlink(file.path)  // only successes are kept: the key may be used again
+        }
+        return outcome
     }
+
+    /// In-process queues for keys (by the first byte of the key's hash, so one key always meets itself).
+    private static let stripes = (0..<16).map { _ in AsyncGate() }
 
     /// The refusal of a call whose key's record is in doubt.
     private func inDoubt(_ key: String, _ path: String, _ why: String) -> SkillError {

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import SkillABI
+import SkillWire
 import Synchronization
 
 /// Calls intents: asks the policy whether the caller may (once per call: `Policy.decide`), records
@@ -73,7 +74,9 @@ public final class Invoker: Sendable {
         schemas.withLock { map in for k in map.keys where !keep.contains(k) { map[k] = nil } }
         guard !retired.isEmpty else { return }
         let after = config.invokeTimeoutMs + config.workers.killGraceMs + Cancellation.graceMs
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(after)) { for r in retired { r.shutdown() } }
+        let box = RetiredRuntimes(retired)
+        // A clean stop blocks briefly: on a thread of its own, not the timer thread.
+        HostTimers.shared.schedule(afterMs: after) { startDetachedThread { for r in box.runtimes { r.shutdown() } } }
     }
 
     /// Identifies one file of one skill: a replaced or moved file, or a change of isolation, is another key.
@@ -85,10 +88,21 @@ public final class Invoker: Sendable {
         FileKey(id: s.id, path: s.file.path, inode: s.file.inode, mtimeNs: s.file.mtimeNs, isolation: s.isolation)
     }
 
-    public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
+    /// Runs one call. Suspends (never blocks a thread) while the skill works; cancelling the calling
+    /// task cancels the call like `request.cancellation` does.
+    public func invoke(_ request: InvokeRequest) async -> Result<InvokeSuccess, SkillError> {
         let start = DispatchTime.now()
-        var record = CallRecord()
-        let outcome = run(request, start: start, record: &record)
+        var request = request
+        let cancellation = request.cancellation ?? Cancellation()
+        request.cancellation = cancellation
+        let call = request
+        let (outcome, record) = await withTaskCancellationHandler {
+            var record = CallRecord()
+            let outcome = await run(call, start: start, record: &record)
+            return (outcome, record)
+        } onCancel: {
+            cancellation.cancel()
+        }
         audit(request, record, outcome, start: start)
         return outcome
     }
@@ -121,7 +135,7 @@ public final class Invoker: Sendable {
         audit.record(.object(o))
     }
 
-    private func run(_ request: InvokeRequest, start: DispatchTime, record: inout CallRecord) -> Result<InvokeSuccess, SkillError> {
+    private func run(_ request: InvokeRequest, start: DispatchTime, record: inout CallRecord) async -> Result<InvokeSuccess, SkillError> {
         let timeout = request.timeoutMs ?? config.invokeTimeoutMs
         let deadline = start + .milliseconds(timeout)
 
@@ -152,15 +166,15 @@ public final class Invoker: Sendable {
 
         // 3. With an idempotency key: at most once per key (see `IdempotencyStore`).
         guard let key = request.idempotencyKey else {
-            return attempts(bindings, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+            return await attempts(bindings, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
         }
-        return idempotency.run(key: key, intent: binding.intent.address, input: input) {
-            attempts(bindings, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+        return await idempotency.run(key: key, intent: binding.intent.address, input: input) {
+            await attempts(bindings, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
         }
     }
 
     private func attempts(_ bindings: [IntentBinding], _ request: InvokeRequest, input: JSON, inputBytes: [UInt8], timeout: Int,
-                          deadline: DispatchTime, start: DispatchTime) -> Result<InvokeSuccess, SkillError> {
+                          deadline: DispatchTime, start: DispatchTime) async -> Result<InvokeSuccess, SkillError> {
         let binding = bindings[0]
         // 4. The chosen skill, then — for a failure that another skill might not have (crashed,
         //    timeout, unavailable, quarantine included) and only for an intent the failing skill marks
@@ -170,7 +184,7 @@ public final class Invoker: Sendable {
         var candidates = bindings.dropFirst().makeIterator()
         var current = binding
         while true {
-            let outcome = attempt(current, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+            let outcome = await attempt(current, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
             guard case .failure(let e) = outcome else {
                 return outcome.map { var s = $0; s.fallback = tried; return s }
             }
@@ -202,11 +216,11 @@ public final class Invoker: Sendable {
     /// One skill's try at a call: quarantine gate, input schema, load, call, result checks. Records
     /// the outcome in the skill's health when the skill was reached.
     private func attempt(_ binding: IntentBinding, _ request: InvokeRequest, input: JSON, inputBytes: [UInt8], timeout: Int,
-                         deadline: DispatchTime, start: DispatchTime) -> Result<InvokeSuccess, SkillError> {
+                         deadline: DispatchTime, start: DispatchTime) async -> Result<InvokeSuccess, SkillError> {
         let skill = binding.skill
         // A quarantined skill is not called, nor any skill whose outcome could not be recorded.
         if let refusal = health.refusal(for: skill) { return .failure(refusal) }
-        let outcome = call(binding, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
+        let outcome = await call(binding, request, input: input, inputBytes: inputBytes, timeout: timeout, deadline: deadline, start: start)
         switch outcome {
         case .success: health.record(skill.id, .succeeded(count: 1))
         case .failure(let e) where e.reached:
@@ -228,7 +242,7 @@ public final class Invoker: Sendable {
     }
 
     private func call(_ binding: IntentBinding, _ request: InvokeRequest, input: JSON, inputBytes: [UInt8], timeout: Int,
-                      deadline: DispatchTime, start: DispatchTime) -> Result<InvokeSuccess, Failure> {
+                      deadline: DispatchTime, start: DispatchTime) async -> Result<InvokeSuccess, Failure> {
         let skill = binding.skill
         func fail(_ e: SkillError, reached: Bool = true) -> Result<InvokeSuccess, Failure> { .failure(Failure(error: e, reached: reached)) }
 
@@ -255,11 +269,12 @@ public final class Invoker: Sendable {
         case .failure(let e): return fail(e)
         }
         let raw: RawCompletion
-        switch runtime.invoke(intent: binding.intent.address, input: inputBytes, context: context(for: skill, caller: request.caller, situation: request.situation),
+        switch await runtime.invoke(intent: binding.intent.address, input: inputBytes, context: context(for: skill, caller: request.caller, situation: request.situation),
                               deadline: deadline, progress: request.progress, cancellation: request.cancellation,
                               view: request.contextView) {
         case .success(let r): raw = r
         case .failure(var e):
+            if e.causedByHost { return fail(e, reached: false) }
             if e.kind == .timeout { e.message = "skill \(skill.id) did not complete \(request.intent) within \(timeout) ms" }
             return fail(e)
         }
@@ -378,6 +393,12 @@ public final class Invoker: Sendable {
         }
         return prefix + JSON.quote(clock.now()) + "}"
     }
+}
+
+/// Runtimes handed to the thread that stops them.
+private struct RetiredRuntimes: @unchecked Sendable {
+    let runtimes: [any SkillRuntime]
+    init(_ r: [any SkillRuntime]) { runtimes = r }
 }
 
 /// Locale and time zone for calls: from the config, else from the environment.

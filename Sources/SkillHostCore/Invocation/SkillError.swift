@@ -59,6 +59,9 @@ public struct SkillError: Error, Sendable, CustomStringConvertible {
     public var needsConfirmation = false
     /// For a configuration error: the file, line and column at fault (`--json`: `error.config`).
     public var config: ConfigLocation?
+    /// The host, not the skill, caused this failure (e.g. a worker refused a frame the host sent):
+    /// it is never counted against the skill's health.
+    var causedByHost = false
 
     public init(_ kind: ErrorKind, _ message: String, hint: String? = nil, skillID: String? = nil) {
         self.kind = kind

@@ -123,7 +123,7 @@ extension WorkerProcess {
         if calls.isEmpty && probes.isEmpty && death.isUnexpected && death.wasReady {
             HostLog.warning(death.error(skill: skill, intent: nil, settings: settings).message + " (while idle; a new worker starts with the next call)")
         }
-        readySignal.signal()
+        readiness.open()
         endSignal.signal()
     }
 
@@ -131,17 +131,18 @@ extension WorkerProcess {
 
     /// Routes one frame; returns a description of the problem if it is not the protocol.
     private func handle(_ frame: [UInt8]) -> String? {
-        guard let j = try? JSON.parse(frame), case .object(let o) = j, let op = o["op"]?.stringValue else {
+        guard let j = try? JSON.parse(frame, maxDepth: JSONLimits.frameDepth), case .object(let o) = j, let opName = o["op"]?.stringValue else {
             let shown = String(decoding: frame.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
             return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
         }
+        guard let op = WireOp(rawValue: opName) else { return nil }  // a newer worker's operation: ignored
         let ready = state.withLock { $0.ready }
-        if !ready && op != "hello" && op != "load_failed" && op != "log" {
-            return "it sent \"\(op)\" before \"hello\""
+        if !ready && op != .hello && op != .loadFailed && op != .log {
+            return "it sent \"\(opName)\" before \"hello\""
         }
         let id = o["id"]?.intValue.map { UInt64(bitPattern: $0) } ?? 0
         switch op {
-        case "hello":
+        case .hello:
             guard o["protocol"]?.intValue == Int64(WireProtocol.version) else {
                 return "it speaks protocol \(o["protocol"]?.serialized ?? "?"), this host \(WireProtocol.version) (skillhost-worker is from another build; reinstall so both come from one)"
             }
@@ -149,13 +150,13 @@ extension WorkerProcess {
             if let problems = o["limitProblems"]?.arrayValue, !problems.isEmpty {
                 HostLog.warning("skill \(skill.id)'s worker could not apply every limit: " + problems.compactMap(\.stringValue).joined(separator: "; "))
             }
-            readySignal.signal()
-        case "load_failed":
+            readiness.open()
+        case .loadFailed:
             let kind = o["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)) ?? .loadFailed
             let message = o["message"]?.stringValue ?? "the worker could not load the skill"
             state.withLock { $0.loadError = SkillError(kind, message, hint: kind == .incompatible ? "run the command again; the folder will be rescanned" : nil, skillID: skill.id) }
-            readySignal.signal()
-        case "complete":
+            readiness.open()
+        case .complete:
             guard let status = o["status"]?.intValue else { return "it sent a \"complete\" without a status" }
             let completion: RawCompletion
             if let r = o["result"] {
@@ -169,24 +170,24 @@ extension WorkerProcess {
             } else {
                 HostLog.warning("skill \(skill.id) completed a call after the host stopped waiting; the late result was dropped")
             }
-        case "progress":
+        case .progress:
             guard let w = state.withLock({ $0.calls[id] }) else { return nil }
             w.progress?(UInt32(clamping: o["step"]?.intValue ?? 0), UInt32(clamping: o["total"]?.intValue ?? 0), o["message"]?.stringValue)
-        case "log":
+        case .log:
             if o["event"]?.stringValue == "complete_twice" { events.recordCompletedTwice(intent: o["intent"]?.stringValue ?? "?") }
             SkillLog.shared.write(skill: skill.id, level: Int32(clamping: o["level"]?.intValue ?? 1), o["message"]?.stringValue ?? "")
-        case "health":
+        case .health:
             let answer = WorkerHealthAnswer(status: Int32(truncatingIfNeeded: o["status"]?.intValue ?? Int64(SKH_HEALTH_UNAVAILABLE)),
                                             declared: o["declared"]?.boolValue ?? true,
                                             detail: o["detail"].flatMap { $0 == .null ? nil : $0 })
             state.withLock { $0.probes.removeValue(forKey: id) }?.resolve(.success(answer))
-        case "context_set":
+        case .contextSet:
             guard let key = o["key"]?.stringValue, let value = o["value"] else { return "it sent a \"context_set\" without key or value" }
             var bytes: [UInt8] = []
             value.write(to: &bytes)
             ContextStore.shared.set(key, bytes)
-        default:
-            break  // a newer worker's frame: ignored
+        case .invoke, .cancel, .shutdown:
+            return "it sent \"\(opName)\", an operation only the host sends"
         }
         return nil
     }

@@ -75,15 +75,25 @@ struct StateFile: Sendable {
     /// `locked`, but a lock that cannot be taken (its folder cannot be made, the lock file cannot be
     /// opened) is thrown instead of running `body` unlocked.
     func lockedOrFail<T>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-        let dir = PathText.directory(of: path)
-        try Self.makeFolder(dir)
+        let lock = try lockOrFail()
+        defer { unlock(lock) }
+        return try body()
+    }
+
+    /// Takes the lock `lockedOrFail` takes and returns its descriptor, or throws why it cannot;
+    /// `unlock` releases it. For callers that suspend while holding it.
+    func lockOrFail() throws(Failure) -> Int32 {
+        try Self.makeFolder(PathText.directory(of: path))
         let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw Failure("lock", path + ".lock") }
-        defer { close(lock) }  // closing releases the lock
         while flock(lock, LOCK_EX) != 0 {
-            if errno != EINTR { throw Failure("lock", path + ".lock") }
+            if errno != EINTR {
+                let failure = Failure("lock", path + ".lock")
+                close(lock)
+                throw failure
+            }
         }
-        return try body()
+        return lock
     }
 
     /// `mkdir -p` (mode 0700), naming the folder and `errno` when one cannot be made.
@@ -130,14 +140,25 @@ struct StateFile: Sendable {
 
     /// Runs `body` holding the exclusive lock of this file (creating its folder when missing).
     func locked<T>(_ body: () -> T) -> T {
+        let lock = lock()
+        defer { unlock(lock) }
+        return body()
+    }
+
+    /// Takes the lock `locked` takes and returns its descriptor (-1 when the lock file cannot be
+    /// opened); `unlock` releases it. For callers that suspend while holding it.
+    func lock() -> Int32 {
         let dir = PathText.directory(of: path)
         if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
         let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if lock >= 0 {
             while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
         }
-        defer { if lock >= 0 { close(lock) } }  // closing releases the lock
-        return body()
+        return lock
+    }
+
+    func unlock(_ lock: Int32) {
+        if lock >= 0 { close(lock) }  // closing releases the lock
     }
 
     /// Replaces the file with `bytes`: a temporary file next to it, then `rename`.
