@@ -128,6 +128,9 @@ struct WorkerBench {
         // and of this process (reply frames its reader thread reads).
         let cBody = { () -> Bool in if case .success = host.invokeAndWait(cRequest) { return true } else { return false } }
         let swiftBody = { () -> Bool in if case .success = host.invokeAndWait(swiftRequest) { return true } else { return false } }
+        // Timed from one task, as the surfaces call the core (`cBody`/`swiftBody` bridge from a thread).
+        let cCall: @Sendable () async -> Bool = { if case .success = await host.invoke(cRequest) { return true } else { return false } }
+        let swiftCall: @Sendable () async -> Bool = { if case .success = await host.invoke(swiftRequest) { return true } else { return false } }
         var sizes: [String: FrameSizes] = [:]
         sizes["C"] = warmAndSize(cBody, worker: cPID, fallback: (request: 330, reply: 90))
         sizes["Swift"] = warmAndSize(swiftBody, worker: swiftPID, fallback: (request: 330, reply: 80))
@@ -144,8 +147,8 @@ struct WorkerBench {
         let perBlock = max(1, config.calls / config.blocks)
         for _ in 0..<config.blocks {
             ppFail += Self.timeBlock(perBlock, into: &ppUs, cpu: &ppCPU, child: pp.pid) { pp.roundTrip() }
-            cFail += Self.timeBlock(perBlock, into: &cUs, cpu: &cCPU, child: cPID, cBody)
-            swiftFail += Self.timeBlock(perBlock, into: &swiftUs, cpu: &swiftCPU, child: swiftPID, swiftBody)
+            cFail += Self.timeBlock(perBlock, into: &cUs, cpu: &cCPU, child: cPID, async: cCall)
+            swiftFail += Self.timeBlock(perBlock, into: &swiftUs, cpu: &swiftCPU, child: swiftPID, async: swiftCall)
         }
         pp.stop()
         let calls = perBlock * config.blocks + config.warmup + 1
@@ -221,8 +224,9 @@ struct WorkerBench {
             // Under valgrind --trace-children the worker's command line names valgrind: then no child counts.
             let pid = ProcTable.worker(serving: kind == "c" ? Self.cFile : Self.swiftFile) ?? -1
             let body = { () -> Bool in if case .success = host.invokeAndWait(req) { return true } else { return false } }
+            let call: @Sendable () async -> Bool = { if case .success = await host.invoke(req) { return true } else { return false } }
             for _ in 0..<config.warmup where !body() { fail("a warm-up call failed") }
-            failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pid, body)
+            failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pid, async: call)
             host.shutdown()
         default:
             fail("loop KIND: c, swift or pingpong")
@@ -328,6 +332,20 @@ struct WorkerBench {
         }
         return FrameSizes(request: req, reply: rep, source: "measured: /proc/PID/io rchar over \(window) calls",
                           workerReads: Double(w1.syscr - w0.syscr) / n, hostReads: Double(h1.syscr - h0.syscr) / n)
+    }
+
+    /// `timeBlock` for an async body, all calls from one task (as the surfaces call the core).
+    static func timeBlock(_ count: Int, into samples: inout [Double], cpu: inout (host: CPUCount, child: CPUCount?), child: pid_t,
+                          async body: @escaping @Sendable () async -> Bool) -> Int {
+        let c0 = CPUCount.process(child)
+        let h0 = CPUCount.ownProcess()
+        let (us, failures) = runBlocking { await InvokeBench.timeCalls(count, body) }
+        let h1 = CPUCount.ownProcess()
+        let c1 = CPUCount.process(child)
+        cpu.host = cpu.host + (h1 - h0)
+        if let c0, let c1, let sum = cpu.child { cpu.child = sum + (c1 - c0) } else { cpu.child = nil }
+        samples += us
+        return failures
     }
 
     /// Times `count` calls of `body`, each alone; appends µs to `samples`, adds the CPU this process and
