@@ -204,7 +204,7 @@ final class AskTests: EndToEndTestCase {
         let o = try response(ok)
         XCTAssertEqual((o["request"] as? [String: Any])?["now"] as? String, "2026-12-24T10:00:00+08:00")
         XCTAssertEqual((o["request"] as? [String: Any])?["locale"] as? String, "zh-CN")
-        // A request that names its zone is read in that zone (the host runs in it).
+        // A request that names its zone is read in that zone (the zone travels with the request).
         let tokyo = try response(skillhost(["ask", "--request", #"{"text":"阿尔法","now":"2026-12-24T10:00:00+09:00","timeZone":"Asia/Tokyo"}"#, "--json"]))
         XCTAssertEqual((tokyo["request"] as? [String: Any])?["timeZone"] as? String, "Asia/Tokyo")
         XCTAssertEqual((tokyo["request"] as? [String: Any])?["now"] as? String, "2026-12-24T10:00:00+09:00")

@@ -73,7 +73,7 @@ public final class AgentEngine: Sendable {
 
     func handle(_ request: AgentRequest, channel phases: PhaseChannel, cancellation: Cancellation?,
                 confirm: (@Sendable (String, String) -> Bool)?) async -> AgentResponse {
-        let startedAt = LocalClock.rfc3339(Int(time(nil)))
+        let startedAt = request.zone.rfc3339(Int(time(nil)))
         phases.emit(.understanding)
         let catalog = IntentCatalog(registry: host.registry, caller: request.caller)
         let recognition = recognizer.recognize(request, catalog: catalog, defaults: settings.defaults)
