@@ -320,7 +320,8 @@ public final class Invoker: Sendable {
             case .failure(let e): return .failure(e)
             }
         case .process:
-            made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: config.workers)
+            made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: config.workers,
+                                 sandbox: WorkerSandbox.make(for: skill, config: config, paths: paths))
         }
         return .success(runtimes.withLock { map in
             if let r = map[key] { return r }

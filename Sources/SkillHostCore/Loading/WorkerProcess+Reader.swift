@@ -146,6 +146,7 @@ extension WorkerProcess {
                 return "it speaks protocol \(o["protocol"]?.serialized ?? "?"), this host \(WireProtocol.version) (skillhost-worker is from another build; reinstall so both come from one)"
             }
             state.withLock { $0.ready = true }
+            SandboxFacts.record(skill: skill.id, hello: o["sandbox"])
             if let problems = o["limitProblems"]?.arrayValue, !problems.isEmpty {
                 HostLog.warning("skill \(skill.id)'s worker could not apply every limit: " + problems.compactMap(\.stringValue).joined(separator: "; "))
             }
