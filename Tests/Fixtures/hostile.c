@@ -3,7 +3,7 @@
  *
  *   {"escapes": {"read_outside": 13, …}, "allowed": {"data_folder": 0, …}}
  *
- * Input (all strings): "hostPid" (the skillhost process), "outsideFile" (a file outside every grant,
+ * Input (all strings): "hostPid" (the skillhost process; default: the worker's parent), "outsideFile" (a file outside every grant,
  * in the test's temporary home), "outsideDir" (a folder outside every grant), "otherData" (another
  * skill's data folder), "port" (a loopback TCP port with a listener), "secret" (the name of a variable
  * set in the host's environment), "grantedDir" (a folder the second run grants).
@@ -137,7 +137,7 @@ static void invoke(const skh_call *call)
     member(call->input_json, "secret", secret, sizeof secret);
     member(call->input_json, "grantedDir", granted, sizeof granted);
     member(call->context_json, "dataDir", data, sizeof data);
-    pid_t host = (pid_t)atoi(host_pid);
+    pid_t host = host_pid[0] ? (pid_t)atoi(host_pid) : getppid(); /* the worker's parent is the host */
 
     char out[4096];
     size_t used = 0;

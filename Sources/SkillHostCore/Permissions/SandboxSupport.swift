@@ -119,3 +119,21 @@ extension SkillHost {
                                    ("unresolved", .array(resolver.resolve(granted).unresolved.map(JSON.string)))]))
     }
 }
+
+extension SkillHost {
+    /// `permissionsJSON` for a skill that need not be registered (`inspect` of a file).
+    public func permissionsJSON(id: String, requested: Permissions) -> JSON {
+        let granted = config.grants[id]?.permissions ?? .none
+        return .object(JSONObject([("requested", requested.json), ("granted", granted.json),
+                                   ("missing", .array(requested.missing(from: granted).map(JSON.string)))]))
+    }
+
+    /// The members `list --json` adds for permissions and the sandbox: `permissions` (requested,
+    /// granted, missing, unresolved), `sandbox` ("full" | "partial" | "off") and `sandboxMissing`
+    /// (what is not in force, or why it is off).
+    public func listMembers(of skill: RegisteredSkill) -> JSONObject {
+        let status = sandboxStatus(of: skill)
+        return JSONObject([("permissions", permissionsJSON(of: skill)), ("sandbox", .string(status.mode)),
+                           ("sandboxMissing", .array(status.missing.map(JSON.string)))])
+    }
+}

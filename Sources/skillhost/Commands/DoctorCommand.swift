@@ -21,6 +21,7 @@ enum DoctorCommand {
             case .ok, .degraded: return nil
             }
         }
+        let sandboxNotes = host.sandboxNotes()
         let problems = folderProblems.count + refusals.count + conflicts.count + unhealthy.count
         if args.flag("--json") {
             Out.json(.object(JSONObject([
@@ -38,6 +39,7 @@ enum DoctorCommand {
                     .object(JSONObject([("id", .string(u.id)), ("health", .string(u.health.state.rawValue)),
                                         ("healthDetail", u.health.detailJSON), ("fix", .string(u.fix))]))
                 })),
+                ("sandbox", .array(sandboxNotes.map(\.json))),
                 ("config", host.config.source.map(JSON.string) ?? .null),
                 ("problems", .int(Int64(problems))),
             ])), pretty: true)
@@ -67,6 +69,7 @@ enum DoctorCommand {
                       "\n  counters: \(u.health.calls) calls, \(u.health.failures) failures, \(u.health.crashes) crashes, \(u.health.timeouts) timeouts" +
                       "\n  fix: \(u.fix)")
         }
+        for n in sandboxNotes { Out.print("\n! \(n.message)\n  fix: \(n.fix)") }
         Out.print(problems == 0 ? "\nNo problems found." : "\n\(problems) problem\(problems == 1 ? "" : "s") found.")
         return problems == 0 ? 0 : 1
     }

@@ -18,6 +18,7 @@ enum ValidateCommand {
         let lines = r.checks.map { c in
             c.status.rawValue.uppercased().padding(4) + "  " + c.name.padding(width) + "  " + c.message
         }
-        return (["validate \(r.file)\(who)"] + lines + ["validate: \(r.tally)"]).joined(separator: "\n")
+        let asks = r.permissions.map { ["asks for: " + $0.lines.joined(separator: "; ")] } ?? []
+        return (["validate \(r.file)\(who)"] + asks + lines + ["validate: \(r.tally)"]).joined(separator: "\n")
     }
 }
