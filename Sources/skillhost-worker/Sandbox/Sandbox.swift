@@ -107,8 +107,13 @@ enum SystemPaths {
             "/usr", "/lib", "/lib64", "/etc/ld.so.cache", "/etc/localtime", "/etc/timezone",
             // Who the user is (no secrets: /etc/shadow stays out), name service switch.
             "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
-            // What the process reads about itself and the machine (CPU count for Dispatch's pool).
-            "/proc/self", "/sys/devices/system/cpu",
+            // What the process reads about itself and the machine: Dispatch reads /proc/TID/stat of its
+            // own worker threads (and crashes if it cannot), which no rule made before those threads
+            // exist can name, so /proc is readable. Another process's memory, environment, file
+            // descriptors and maps stay closed: Landlock refuses ptrace-class access to processes
+            // outside the worker's domain, and the host is not dumpable. What /proc shows of other
+            // processes to any user (command lines, status) is visible (README "Isolation").
+            "/proc", "/sys/devices/system/cpu",
             "/dev/urandom", "/dev/random",
         ]
         if let runtime = swiftRuntimeFolder() { paths.append(runtime) }
