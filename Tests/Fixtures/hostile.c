@@ -9,7 +9,9 @@
  * set in the host's environment), "grantedDir" (a folder the second run grants).
  * Nothing here kills the worker: every blocked action must come back as an error. If an escape works
  * it is undone where possible (a forked child exits at once, a written file is removed).
- * `fixture.hostile.ok` answers {"ok":true}. */
+ * `fixture.hostile.ok` answers {"ok":true}. `fixture.hostile.peek` tries only the two harmless escapes
+ * (read "outsideFile", see variable "secret") and answers {"read_outside":E,"secret_env":E}: safe to run
+ * unsandboxed (the full list would ptrace the host there). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <dlfcn.h>
@@ -127,6 +129,14 @@ static void invoke(const skh_call *call)
         call->complete(call, SKH_STATUS_OK, "{\"ok\":true}", 11, "fine");
         return;
     }
+    if (strcmp(call->intent, "fixture.hostile.peek") == 0) {
+        char file[1024], name[128], result[96];
+        member(call->input_json, "outsideFile", file, sizeof file);
+        member(call->input_json, "secret", name, sizeof name);
+        int n = snprintf(result, sizeof result, "{\"read_outside\":%d,\"secret_env\":%d}", read_file(file), secret_visible(name));
+        call->complete(call, SKH_STATUS_OK, result, (size_t)n, "peeked");
+        return;
+    }
     char host_pid[32], outside_file[1024], outside_dir[1024], other_data[1024], port[16], secret[128], granted[1024], data[1024];
     char path[2048];
     member(call->input_json, "hostPid", host_pid, sizeof host_pid);
@@ -229,6 +239,9 @@ static void invoke(const skh_call *call)
 static const skh_intent intents[] = {
     FIXTURE_INTENT(SKH_INTENT_READ_ONLY, "fixture.hostile",
                    "Tries every sandbox escape and the allowed actions, and reports the errno of each.",
+                   "{\"type\":\"object\"}", NULL),
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.hostile.peek",
+                   "Tries to read a file outside its grants and to see a secret variable of the host.",
                    "{\"type\":\"object\"}", NULL),
     FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.hostile.ok",
                    "Answers {\"ok\":true} at once.", "{\"type\":\"object\"}", NULL),
