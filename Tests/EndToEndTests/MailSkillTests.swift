@@ -111,6 +111,7 @@ final class MailSkillTests: EndToEndTestCase {
         try copy(samples + "/Maildir/new/" + sample, into: box + "/new", as: sample)
         try Data().write(to: URL(fileURLWithPath: box + "/cur/empty:2,S"))
         try Data("no header here\n\njust bytes".utf8).write(to: URL(fileURLWithPath: box + "/cur/garbage:2,S"))
+        try writeConfig(#"{"grants":{"dev.skillhost.mail":{"read":["\#(box)"]}}}"#)  // the sandbox: this mailbox is granted
         let r = try result("mail.triage", #"{"path":"\#(box)"}"#)
         XCTAssertEqual((r["messages"] as? [Any])?.count, 1)
         let skipped = (r["skipped"] as? [[String: Any]] ?? []).map { "\($0["source"] as? String ?? ""): \($0["reason"] as? String ?? "")" }
