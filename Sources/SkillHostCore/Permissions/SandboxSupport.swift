@@ -57,7 +57,8 @@ public enum SandboxFacts {
     private static let facts = Mutex<[String: Fact]>([:])
 
     static func record(skill id: String, hello: JSON?) {
-        guard let h = hello, let mode = h["mode"]?.stringValue else { return }
+        // "off" is the config's say, read from the config; a fact is what a sandboxed worker applied.
+        guard let h = hello, let mode = h["mode"]?.stringValue, mode != "off" else { return }
         let missing = (h["missing"]?.arrayValue ?? []).compactMap(\.stringValue) + (h["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
         facts.withLock { $0[id] = Fact(mode: mode, missing: missing) }
         if mode == "partial" {
