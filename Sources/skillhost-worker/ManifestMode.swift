@@ -180,6 +180,7 @@ func manifest(of path: String) -> Line {
 
 /// `skillhost-worker manifest FILE...`: one line per file, in order, then exit 0.
 func runManifestMode(_ files: ArraySlice<String>) -> Never {
+    Sandbox.applyForScan(files: Array(files))
     for path in files {
         manifest(of: path).emit()
     }

@@ -53,6 +53,8 @@ public enum SandboxFacts {
     public struct Fact: Sendable, Equatable {
         public var mode: String
         public var missing: [String]
+        /// How long the worker took to apply its sandbox, in microseconds.
+        public var applyMicros: Int
     }
     private static let facts = Mutex<[String: Fact]>([:])
 
@@ -60,7 +62,7 @@ public enum SandboxFacts {
         // "off" is the config's say, read from the config; a fact is what a sandboxed worker applied.
         guard let h = hello, let mode = h["mode"]?.stringValue, mode != "off" else { return }
         let missing = (h["missing"]?.arrayValue ?? []).compactMap(\.stringValue) + (h["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
-        facts.withLock { $0[id] = Fact(mode: mode, missing: missing) }
+        facts.withLock { $0[id] = Fact(mode: mode, missing: missing, applyMicros: Int(h["applyMicros"]?.intValue ?? 0)) }
         if mode == "partial" {
             HostLog.warning("skill \(id)'s worker runs with a partial sandbox; missing: " + missing.joined(separator: "; "))
         }

@@ -37,6 +37,15 @@ struct WorkerSandbox: Sendable, Equatable {
         return WorkerSandbox(arguments: args, environment: e, dataDir: dataDir, unresolved: r.unresolved)
     }
 
+    /// The environment of a scan process (`skillhost-worker manifest`, where skills' static
+    /// initializers and entry functions run): the fixed list without HOME and TMPDIR, and no granted
+    /// variables (a skill is not yet granted anything while it is read).
+    static func scanEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var e: [String: String] = ["PATH": "/usr/local/bin:/usr/bin:/bin", "SWIFT_BACKTRACE": "enable=no"]
+        for (k, v) in env where passedThrough.contains(k) || k.hasPrefix("LC_") { e[k] = v }
+        return e
+    }
+
     /// Creates the data folder (and its parents) with mode 0700 if missing: Landlock can allow writing
     /// inside a folder, not creating exactly that one. Nil on success, else why not.
     func prepare() -> String? {

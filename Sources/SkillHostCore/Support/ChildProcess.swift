@@ -98,7 +98,8 @@ final class ChildProcess {
         }
         let child: pid_t
         do {
-            child = try Self.spawn(executable: executable, arguments: arguments, layout: .scan(stderr: errPipe.write, fd3: resultPipe.write))
+            child = try Self.spawn(executable: executable, arguments: arguments, layout: .scan(stderr: errPipe.write, fd3: resultPipe.write),
+                                   environment: WorkerSandbox.scanEnvironment())
         } catch {
             for fd in [resultPipe.read, resultPipe.write, errPipe.read, errPipe.write] { close(fd) }
             throw error

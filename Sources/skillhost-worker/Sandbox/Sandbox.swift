@@ -27,6 +27,8 @@ enum Sandbox {
         var missing: [String] = []
         /// Steps that failed although the kernel has the feature (also make it partial).
         var problems: [String] = []
+        /// How long `apply` took, in microseconds (for `make bench`).
+        var applyMicros = 0
         var mode: String { !enabled ? "off" : missing.isEmpty && problems.isEmpty ? "full" : "partial" }
     }
 
@@ -39,6 +41,8 @@ enum Sandbox {
         guard plan.enabled else { return }
         var r = Report()
         r.enabled = true
+        var started = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &started)
         if skh_prctl(38 /* PR_SET_NO_NEW_PRIVS */, 1, 0, 0, 0) != 0 { r.problems.append("PR_SET_NO_NEW_PRIVS: \(errnoText())") }
         if skh_prctl(4 /* PR_SET_DUMPABLE */, 0, 0, 0, 0) != 0 { r.problems.append("PR_SET_DUMPABLE: \(errnoText())") }
         if !plan.network, let why = Namespaces.enterEmptyNetwork() {
@@ -60,6 +64,9 @@ enum Sandbox {
             }
         }
         if let why = SeccompFilter.install(programs: plan.programs) { r.missing.append(why) }
+        var ended = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ended)
+        r.applyMicros = (ended.tv_sec - started.tv_sec) * 1_000_000 + (ended.tv_nsec - started.tv_nsec) / 1000
         report = r
     }
 }
@@ -151,13 +158,14 @@ enum SystemPaths {
 }
 
 extension Sandbox {
-    /// Adds `"sandbox":{"mode":"full"|"partial"|"off","landlockABI":N,"missing":[…],"problems":[…]}`
-    /// to the hello frame.
+    /// Adds `"sandbox":{"mode":"full"|"partial"|"off","landlockABI":N,"applyMicros":N,"missing":[…],
+    /// "problems":[…]}` to the hello frame.
     static func writeHello(_ f: inout Line) {
         let r = report
         f.key("sandbox"); f.raw("{")
         f.key("mode"); f.quoted(r.mode)
         f.key("landlockABI"); f.number(r.landlockABI)
+        f.key("applyMicros"); f.number(r.applyMicros)
         for (key, list) in [("missing", r.missing), ("problems", r.problems)] {
             if key == "missing" { f.key("missing") } else { f.key("problems") }
             f.raw("[")
@@ -168,5 +176,15 @@ extension Sandbox {
             f.raw("]")
         }
         f.raw("}")
+    }
+}
+
+extension Sandbox {
+    /// The scan process (`skillhost-worker manifest FILE…`) runs skills' static initializers and entry
+    /// functions too: it gets the sandbox with nothing granted — read-only the files it reads, no
+    /// network, no writes, no programs — before the first dlopen. Nobody reads its report: what the
+    /// kernel lacks is reported by the workers (the same kernel).
+    static func applyForScan(files: [String]) {
+        apply(["--sandbox"] + files.flatMap { ["--allow-read", $0] }, file: files.first ?? "/nonexistent")
     }
 }
