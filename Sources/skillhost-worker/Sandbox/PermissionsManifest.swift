@@ -1,5 +1,6 @@
 import Glibc
 import SkillABI
+import SkillWire
 
 /// `skh_skill.permissions` (ABI 1.2) as manifest JSON: null, or
 /// `{"structSize":N,"flags":N,"network":[…],"read":[…],"write":[…],"environment":[…]}` with each list's

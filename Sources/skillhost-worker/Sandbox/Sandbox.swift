@@ -1,5 +1,6 @@
 import Glibc
 import SkillSandboxC
+import SkillWire
 
 /// The worker's sandbox: applied by `runServeMode` before the skill's file is loaded (so the skill's
 /// static initializers already run under it) and before the worker starts any thread (a user
