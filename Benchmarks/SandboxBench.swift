@@ -98,8 +98,8 @@ struct SandboxBench {
             let callDelta = (r.callOn.median - r.callOff.median) / r.callOff.median * 100
             let applyMs = r.apply.median / 1000
             return [
-                Report.Goal(text: "\(r.kind): the sandbox adds ≤ 2 ms to a worker's start", met: applyMs <= 2,
-                            numbers: "applying it takes p50 \(fmt(applyMs)) ms in the worker; whole start p50 \(fmt(r.startOn.median)) ms sandboxed vs \(fmt(r.startOff.median)) ms not (\(startDelta >= 0 ? "+" : "")\(fmt(startDelta)) ms, load-sensitive) (goal ≤ 2.00)"),
+                Report.Goal(text: "\(r.kind): the sandbox adds ≤ 2 ms to a worker's start", met: startDelta <= 2,
+                            numbers: "whole start p50 \(fmt(r.startOn.median)) ms sandboxed vs \(fmt(r.startOff.median)) ms not: \(startDelta >= 0 ? "+" : "")\(fmt(startDelta)) ms (goal ≤ 2.00); of which applying it in the worker p50 \(fmt(applyMs)) ms"),
                 Report.Goal(text: "\(r.kind): the sandbox costs ≤ 3 % per call", met: callDelta <= 3,
                             numbers: "call p50 \(fmt(r.callOn.median)) µs sandboxed vs \(fmt(r.callOff.median)) µs not: \(callDelta >= 0 ? "+" : "")\(fmt(callDelta, 1)) % (goal ≤ 3.0 %)"),
             ]
