@@ -30,11 +30,15 @@ build-debug:
 	$(MAKE) -s -C Plugins/UnitsSkill OUT=$(DEBUG)
 
 # Validates each bundled skill and moves it into $(SKILLS_DIR) atomically (skillhost install).
+# Consent is given with --grant all and recorded in $(INSTALL_CONFIG), not in your own config; the demo's
+# config (scripts/demo.sh) states the same grants for its sample paths.
+INSTALL_CONFIG := .build/install-grants.json
 install-skills: build
+	@mkdir -p .build && { test -s $(INSTALL_CONFIG) || echo '{}' > $(INSTALL_CONFIG); }
 	@for so in CalendarSkill WeatherSkill ReminderSkill UnitsSkill; do \
-	  $(RELEASE)/skillhost install $(RELEASE)/lib$$so.so --skills-dir $(SKILLS_DIR) || exit 1; \
+	  $(RELEASE)/skillhost install $(RELEASE)/lib$$so.so --skills-dir $(SKILLS_DIR) --grant all --config $(INSTALL_CONFIG) || exit 1; \
 	done
-	@$(RELEASE)/skillhost install $(MAIL_SKILL) --skills-dir $(SKILLS_DIR)
+	@$(RELEASE)/skillhost install $(MAIL_SKILL) --skills-dir $(SKILLS_DIR) --grant all --config $(INSTALL_CONFIG)
 
 # The main job on bundled sample data, offline: calendar from .ics samples, weather from a loopback
 # Open-Meteo-compatible server, reminders in a throwaway data folder.

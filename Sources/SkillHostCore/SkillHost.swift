@@ -78,6 +78,7 @@ public final class SkillHost: Sendable {
 
     public init(_ options: HostOptions) throws(SkillError) {
         signal(SIGPIPE, SIG_IGN)
+        HostHardening.apply()
         paths = HostPaths(environment: options.environment)
         config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
         timeZone = HostTimeZone.resolve(configured: options.timeZone ?? config.timeZone, environment: options.environment)

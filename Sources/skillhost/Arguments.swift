@@ -7,12 +7,14 @@ struct Arguments {
     var positionals: [String] = []
     var values: [String: String] = [:]
     var flags: Set<String> = []
+    /// Every value of each option, in order (for repeatable options such as `--grant`).
+    var allValues: [String: [String]] = [:]
 
     /// Options that take a value; everything else starting with "--" is a flag.
     static let valued: Set<String> = ["--skills-dir", "--config", "--scan-timeout", "--input", "--timeout",
                                       "--lang", "--dir", "--id", "--vendor", "--sdk",
                                       "--now", "--time-zone", "--locale", "--request", "--limit",
-                                      "--idempotency-key"]
+                                      "--idempotency-key", "--grant"]
 
     init(_ argv: [String]) throws(UsageError) {
         var i = 0
@@ -24,9 +26,11 @@ struct Arguments {
                     let name = String(a[..<eq])
                     guard Self.valued.contains(name) else { throw UsageError("\(name) does not take a value") }
                     values[name] = String(a[a.index(after: eq)...])
+                    allValues[name, default: []].append(values[name]!)
                 } else if Self.valued.contains(a) {
                     guard i + 1 < argv.count else { throw UsageError("\(a) needs a value") }
                     values[a] = argv[i + 1]
+                    allValues[a, default: []].append(argv[i + 1])
                     i += 1
                 } else {
                     flags.insert(a)

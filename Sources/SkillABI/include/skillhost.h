@@ -25,7 +25,7 @@
  *     again in the process that will run the skill. So skillhost_entry() and the library's static
  *     constructors must be cheap and free of side effects (see skh_entry_fn below).
  *
- * Negotiation. A host serves every minor from 0 up to its own (1.0–1.1 for this header). A skill says
+ * Negotiation. A host serves every minor from 0 up to its own (1.0–1.2 for this header). A skill says
  * which minor it was built with (abi_minor) and the oldest one it can work with (abi_minor_required,
  * added in 1.1; absent means 0). The host refuses a skill whose abi_minor_required is newer than its
  * own minor, naming both; otherwise the call is served at min(host minor, skill minor). The skill, in
@@ -38,6 +38,8 @@
  *   1.0  the first version.
  *   1.1  skh_skill.abi_minor_required; skh_intent.version (intent versions, "name@N");
  *        skh_host.time_left_ms.
+ *   1.2  skh_skill.permissions (skh_permissions: the network, files, environment variables and
+ *        programs a skill needs; the host's owner grants them and the host enforces the grants).
  *
  * The host reads, in this order and before anything else: skh_skill.abi_major, .abi_minor,
  * .struct_size. If abi_major differs from the host's, the host reads nothing more.
@@ -100,7 +102,7 @@ extern "C" {
 
 /* The version of this header. A skill copies these into skh_skill.abi_major/.abi_minor. */
 #define SKH_ABI_VERSION_MAJOR 1
-#define SKH_ABI_VERSION_MINOR 1
+#define SKH_ABI_VERSION_MINOR 2
 
 /* The name of the one exported entry symbol (for dlsym). */
 #define SKH_ENTRY_SYMBOL "skillhost_entry"
@@ -359,6 +361,81 @@ typedef struct skh_intent {
 } skh_intent;
 
 /* ---------------------------------------------------------------------------------------------- */
+/* skh_permissions — what a skill needs beyond computing (1.2). Allocated and owned by the skill,    */
+/* static for the process, like skh_skill.                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * A skill runs in a worker process that can reach only what the host's owner GRANTED: a declaration
+ * is a request, shown when the skill is installed (`skillhost install` asks for consent) and by
+ * `skillhost inspect` / `list`; the owner may grant less or more (config "grants"). Whatever is not
+ * granted fails the way the operating system makes it fail (open() returns EACCES, connect()
+ * ECONNREFUSED or EACCES, execve() EACCES, fork() EAGAIN), so a skill must treat those errors as
+ * "not permitted" and complete with SKH_STATUS_UNAVAILABLE and a message naming what it needed.
+ * Declare everything: a skill that declares nothing gets nothing beyond the baseline below.
+ *
+ * Always allowed, without declaring it: computing and allocating (within the host's limits), the
+ * clock, reading the skill's own .so file, read-write in its data folder (skh_call.context_json
+ * "dataDir"; the host creates it before the worker starts), read-only system libraries, the Swift
+ * runtime and time zone data, threads. Never allowed, whatever is granted: debugging or reading the
+ * memory of other processes, signals to processes outside the worker, mounting, loading kernel
+ * modules, new namespaces, raw sockets, device nodes.
+ *
+ * Lists are NULL-terminated arrays of NUL-terminated UTF-8 strings (NULL itself means an empty list),
+ * static for the process. Paths and network entries may contain placeholders the HOST fills in from
+ * its own configuration when it starts the worker (the skill never sees them resolved here; it sees
+ * the real values in its call context and config section):
+ *   {home}          the user's home folder
+ *   {data}          this skill's data folder (always read-write; useful as a base for sub-paths)
+ *   {config_home}   $XDG_CONFIG_HOME (default {home}/.config)
+ *   {data_home}     $XDG_DATA_HOME (default {home}/.local/share)
+ *   {cache_home}    $XDG_CACHE_HOME (default {home}/.cache)
+ *   {state_home}    $XDG_STATE_HOME (default {home}/.local/state)
+ *   {config:KEY}    the member KEY of this skill's own config section (skh_call.context_json "config";
+ *                   KEY may be dotted, "mail.maildir"), a string or an array of strings, each giving
+ *                   one entry. A path like the calendar files a person configures. The entry is
+ *                   exactly the placeholder: "{config:calendars}". An absent member gives no entry.
+ * A path entry is an absolute path or starts with a placeholder other than {config:…} followed by
+ * "/…" ("{home}/.netrc"); a folder covers everything below it. Access is checked on the real file,
+ * through symbolic links.
+ */
+
+/* skh_permissions.flags */
+
+/* The skill runs programs (execve, fork, posix_spawn, system). Without it those fail with EACCES /
+ * EAGAIN, and the worker cannot create processes, only threads. Granting it lets programs run with the
+ * skill's other grants (they inherit the sandbox), and execute rights on the system folders. */
+#define SKH_PERMISSION_PROGRAMS (1u << 0)
+
+typedef struct skh_permissions {
+    uint32_t struct_size; /* sizeof(skh_permissions) as the skill was compiled; grows like skh_skill */
+    uint32_t flags;       /* SKH_PERMISSION_* bits */
+
+    /* Outbound TCP connections: "HOST:PORT" ("api.open-meteo.com:443", "[::1]:8080"), "*:PORT" (any
+     * host), or "{config:KEY}" where the config member is a URL ("https://host:8443/v1", the port from
+     * the scheme when absent: http 80, https 443) or "HOST:PORT". NULL or empty: no network at all
+     * (the worker gets a network namespace of its own with no interfaces up).
+     * Enforcement is by PORT only: a grant of "example.com:443" lets the skill connect to port 443 of
+     * any address (the host name is shown to the owner, not checked: DNS answers are the skill's to
+     * choose). Binding and listening are never allowed. UDP (DNS) is not filtered when any port is
+     * granted. */
+    const char *const *network;
+
+    /* Files and folders the skill reads (beyond its data folder): "{config:calendars}",
+     * "{home}/Mail", "/usr/share/dict/words". */
+    const char *const *read;
+
+    /* Files and folders the skill creates, writes, renames and removes in (beyond its data folder). A
+     * file or folder must exist before the worker starts (the host does not create them). */
+    const char *const *write;
+
+    /* Names of environment variables the skill reads ("HTTPS_PROXY", "MY_API_TOKEN"). The worker
+     * starts with a short fixed environment (PATH, LANG, LC_*, TZ, HOME and TMPDIR set to the data
+     * folder) plus the granted names that the host has set; every other variable of the host (its
+     * secrets) is absent, also from /proc/self/environ. */
+    const char *const *environment;
+} skh_permissions;
+
+/* ---------------------------------------------------------------------------------------------- */
 /* skh_skill — what skillhost_entry() returns. Allocated and owned by the skill, static.            */
 /* ---------------------------------------------------------------------------------------------- */
 typedef struct skh_skill {
@@ -425,6 +502,17 @@ typedef struct skh_skill {
      * when this is newer than the host's own minor; see "Negotiation" at the top. At most abi_minor. */
     uint32_t abi_minor_required;
     uint32_t reserved1; /* zero */
+
+    /* --- 1.2 --- */
+
+    /* What the skill needs beyond computing (see skh_permissions above): read by the host from the scan
+     * process, shown to the owner, enforced only as far as the owner grants it. NULL: nothing. A skill
+     * built for 1.0 or 1.1 declares nothing. Static for the process; the host reads it once per scan,
+     * before init is called, and never from the worker that serves calls (the sandbox is in force
+     * before the skill's code runs there). Setting it does not require a 1.2 host: an older host
+     * ignores it, and then enforces nothing (keep abi_minor_required below 2 unless the skill must not
+     * run unsandboxed). */
+    const skh_permissions *permissions;
 } skh_skill;
 
 /* The one symbol a skill exports. Returns a pointer to a static skh_skill, the same one every call.

@@ -11,7 +11,9 @@ import FoundationEssentials
 ///       "workers": { "memoryLimitMB": 1024, "openFiles": 256, "cpuSecondsPerCall": 60, "killGraceMs": 200 },
 ///       "health": { "quarantineAfterCrashes": 3, "windowSeconds": 600, "slowProbeMs": 2000 },
 ///       "policy": { "skills": { "dev.skillhost.reminders": { "agent": false } }, "rateLimits": { … } },
-///       "idempotencyWindowSeconds": 86400
+///       "idempotencyWindowSeconds": 86400,
+///       "grants": { "dev.skillhost.calendar": { "read": ["{config:calendars}"] } },
+///       "sandbox": true
 ///     }
 ///
 /// `skills.<id>` is handed to that skill, and only to it, as `config` in its call context. Strings in
@@ -20,7 +22,8 @@ import FoundationEssentials
 ///
 /// Every skill runs in a worker process (`WorkerRuntime`) unless its id is in `trusted`: only the
 /// host's owner can mark a skill trusted, never the skill itself. `workers` sets the limits of those
-/// processes (see `WorkerSettings`).
+/// processes (see `WorkerSettings`). `grants` says what each skill's worker may reach (see `Grant`);
+/// `"sandbox": false` turns the sandbox off for every skill (benchmarks, kernels that misbehave).
 public struct HostConfig: Sendable {
     public var skills: [String: JSON] = [:]
     public var invokeTimeoutMs: Int = 10_000
@@ -41,6 +44,10 @@ public struct HostConfig: Sendable {
     public var idempotencyWindowSeconds = 86_400
     /// The file this came from, if any.
     public var source: String?
+    /// What each skill's worker may reach, by skill id (see `Grant`).
+    public var grants: [String: Grant] = [:]
+    /// False: no worker is sandboxed.
+    public var sandbox = true
 
     public init() {}
 
@@ -106,6 +113,16 @@ public struct HostConfig: Sendable {
             case "agent": c.agent = try AgentSettings(m.value, file: path)
             case "policy": c.policy = try PolicyConfig(m.value, file: path)
             case "idempotencyWindowSeconds": c.idempotencyWindowSeconds = try int("seconds", max: 366 * 86_400)
+            case "grants":
+                guard case .object(let grants) = m.value else {
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"grants\" must be an object of skill id → grant, found \(m.value.serialized)")
+                }
+                for g in grants { c.grants[g.key] = try Grant(g.value, id: g.key, file: path) }
+            case "sandbox":
+                guard let b = m.value.boolValue else {
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"sandbox\" must be true or false, found \(m.value.serialized)")
+                }
+                c.sandbox = b
             case "locale": c.locale = m.value.stringValue
             case "timeZone": c.timeZone = m.value.stringValue
             default:

@@ -22,6 +22,7 @@ enum DoctorCommand {
             }
         }
         let stateProblems = host.healthProblems()
+        let sandboxNotes = host.sandboxNotes()
         let problems = folderProblems.count + refusals.count + conflicts.count + unhealthy.count + stateProblems.count
         if args.flag("--json") {
             Out.json(.object(JSONObject([
@@ -40,6 +41,7 @@ enum DoctorCommand {
                                         ("healthDetail", u.health.detailJSON), ("fix", .string(u.fix))]))
                 })),
                 ("state", .array(stateProblems.map { .object(JSONObject([("problem", .string($0.message)), ("fix", .string($0.hint))])) })),
+                ("sandbox", .array(sandboxNotes.map(\.json))),
                 ("config", host.config.source.map(JSON.string) ?? .null),
                 ("problems", .int(Int64(problems))),
             ])), pretty: true)
@@ -72,6 +74,7 @@ enum DoctorCommand {
                       "\n  counters: \(u.health.calls) calls, \(u.health.failures) failures, \(u.health.crashes) crashes, \(u.health.timeouts) timeouts" +
                       "\n  fix: \(Out.safe(u.fix))")
         }
+        for n in sandboxNotes { Out.print("\n! \(Out.safe(n.message))\n  fix: \(Out.safe(n.fix))") }
         Out.print(problems == 0 ? "\nNo problems found." : "\n\(problems) problem\(problems == 1 ? "" : "s") found.")
         return problems == 0 ? 0 : 1
     }

@@ -25,6 +25,7 @@ enum InspectCommand {
                 var o = JSONObject([("ok", .bool(true)), ("path", .string(info!.path)), ("size", .int(info!.size)),
                                     ("sha256", info!.sha256.map(JSON.string) ?? .null)])
                 for member in m.json.objectValue! { o[member.key] = member.value }
+                o["permissions"] = host.permissionsJSON(id: m.id, requested: m.identity.permissions)
                 Out.json(.object(o), pretty: true)
             } else {
                 Out.print("""
@@ -37,8 +38,11 @@ enum InspectCommand {
                   threads:    \(m.threadSafe ? "thread-safe" : "one call at a time")
                   file:       \(Out.safe(info!.path)) (\(info!.size) bytes)
                   sha256:     \(info!.sha256 ?? "?")
-                  intents:
                 """)
+                let granted = host.config.grants[m.id]?.permissions ?? .none
+                Out.print("  asks for:   " + m.identity.permissions.lines.joined(separator: "\n              "))
+                Out.print("  granted:    " + (host.config.grants[m.id] == nil ? "nothing yet (no grant for \(m.id) in the config)" : granted.lines.joined(separator: "\n              ")))
+                Out.print("  intents:")
                 for i in m.intents {
                     let tags = (i.flags.names + ["surfaces: " + i.surfaces.names.joined(separator: "/")]).joined(separator: ", ")
                     Out.print("    \(Out.safe(i.address))  [\(tags)]\n      \(Out.safe(i.description))")

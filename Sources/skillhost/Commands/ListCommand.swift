@@ -13,7 +13,7 @@ enum ListCommand {
             out.append(0x5b)
             for (i, s) in host.registry.skills.enumerated() {
                 if i > 0 { out.append(0x2c) }
-                s.writeListJSON(health: health[s.id], shadows: host.scan.shadowed(by: s.id), to: &out)
+                s.writeListJSON(health: health[s.id], shadows: host.scan.shadowed(by: s.id), extra: host.listMembers(of: s), to: &out)
             }
             out.append(0x5d)
             if all {
@@ -31,12 +31,12 @@ enum ListCommand {
         }
         let rows = host.registry.skills.map { s in
             [s.id, s.summary.version.description, s.summary.category, s.summary.abi, s.isolation.rawValue,
-             health[s.id]?.state.rawValue ?? "ok", s.summary.intents.map(\.address).joined(separator: ", ")]
+             health[s.id]?.state.rawValue ?? "ok", host.sandboxStatus(of: s).mode, s.summary.intents.map(\.address).joined(separator: ", ")]
         }
         if rows.isEmpty {
             Out.print("No skills registered (folders: \(Out.safe(host.directories.joined(separator: ":")))).")
         } else {
-            Out.print(Out.table(["ID", "VERSION", "CATEGORY", "ABI", "ISOLATION", "HEALTH", "INTENTS"], rows))
+            Out.print(Out.table(["ID", "VERSION", "CATEGORY", "ABI", "ISOLATION", "HEALTH", "SANDBOX", "INTENTS"], rows))
         }
         let intents = host.registry.intentNames.count
         var summary = "\(rows.count) skill\(rows.count == 1 ? "" : "s"), \(intents) intent\(intents == 1 ? "" : "s")."
