@@ -89,6 +89,7 @@ func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
     if has(size, end(\skh_skill.health)) { l.key("hasHealth"); l.bool(s.health != nil) }
     if has(size, end(\skh_skill.release)) { l.key("hasRelease"); l.bool(s.release != nil) }
     if has(size, end(\skh_skill.abi_minor_required)) { l.key("abiMinorRequired"); l.number(s.abi_minor_required) }
+    if has(size, end(\skh_skill.permissions)) { l.key("permissions"); describePermissions(s.permissions, into: &l) }
     if has(size, end(\skh_skill.intents)) {
         l.key("intentCount"); l.number(s.intent_count)
         if let intents = s.intents, s.intent_count <= 1024 {
@@ -140,9 +141,13 @@ func refused(_ e: SkillLoadError, into l: inout Line) -> Line {
 
 /// `skillhost-worker manifest FD:IDENTITY FILE ...`: one line per file, in order, then exit 0.
 func runManifestMode(_ args: ArraySlice<String>) -> Never {
-    var rest = args
-    while let spec = rest.popFirst() {
-        manifest(of: rest.popFirst() ?? "", spec: spec).emit()
+    // Pairs: FD:DEV:INO:SIZE:MTIME, then the path (which names the file and is what the sandbox allows).
+    let pairs = stride(from: args.startIndex, to: args.endIndex, by: 2).map { i in
+        (spec: args[i], path: i + 1 < args.endIndex ? args[i + 1] : "")
+    }
+    Sandbox.applyForScan(files: pairs.map(\.path))
+    for (spec, path) in pairs {
+        manifest(of: path, spec: spec).emit()
     }
     exit(0)
 }

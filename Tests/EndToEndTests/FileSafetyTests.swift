@@ -154,10 +154,14 @@ final class FileSafetyTests: EndToEndTestCase {
         let build = try folder("build", mode: 0o755)
         let evilBuild = try buildMarkerSkill(writing: marker, into: build)
 
-        // The fixture must really leave its marker when loaded, or this test would prove nothing.
+        // The constructor ran if it left its marker file, or (where a sandbox forbids the write) if
+        // a crash report quotes what it wrote to stderr before it aborted.
+        func constructorRan(_ r: CommandResult) -> Bool {
+            FileManager.default.fileExists(atPath: marker) || r.stdout.contains("constructor ran") || r.stderr.contains("constructor ran")
+        }
+        // The fixture must really show that it was loaded, or this test would prove nothing.
         let probe = skillhost(["inspect", evilBuild, "--json"])
-        XCTAssertEqual(probe.exitCode, 0, probe.summary)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: marker), "the marker fixture must write \(marker) when loaded: \(probe.summary)")
+        XCTAssertTrue(constructorRan(probe), "loading the marker fixture must show: \(probe.summary)")
         unlink(marker)
 
         // Their folder: a good skill (root's file, as an admin copied it) and their own file.
@@ -190,21 +194,23 @@ final class FileSafetyTests: EndToEndTestCase {
 
         let iterations = 300
         for i in 0..<iterations {
+            let r: CommandResult
             if i % 3 == 0 {
-                let r = invoke("fixture.echo", #"{"text":"x"}"#)
+                r = invoke("fixture.echo", #"{"text":"x"}"#)
                 XCTAssertEqual(r.exitCode, 11, "x.so is refused, so fixture.echo has no skill: \(r.summary)")
             } else if i % 3 == 1 {
-                let m = invoke("fixture.marker")
-                XCTAssertEqual(m.exitCode, 11, m.summary)
+                r = invoke("fixture.marker")
+                XCTAssertEqual(r.exitCode, 11, r.summary)
             } else {
                 let list = try listAll()
+                r = list.result
                 // Refused for their folder, or for their file when it is the one at d.so right now.
                 let (message, _) = try refusal(for: skills + "/x.so", list)
                 XCTAssertTrue(message.contains("folder \"\(theirs)\"") || message.contains("uid \(Self.otherUser)"), message)
                 XCTAssertEqual(list.skills.compactMap { $0["id"] as? String }, ["test.fixture.slow"], list.result.summary)
             }
-            if FileManager.default.fileExists(atPath: marker) {
-                XCTFail("iteration \(i): the swapped-in file's constructor ran: \((try? String(contentsOfFile: marker, encoding: .utf8)) ?? "")")
+            if constructorRan(r) {
+                XCTFail("iteration \(i): the swapped-in file's constructor ran: \(r.summary)")
                 break
             }
         }

@@ -76,11 +76,14 @@ final class WorkerProcess: Sendable {
     }
 
     /// Starts a worker for `skill` (it loads the skill and says hello on its own; see `waitReady`).
+    /// `sandbox`: how the worker is confined (nil: not at all); its data folder is created first.
     static func start(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings, events: WorkerEvents = WorkerEvents(),
+                      sandbox: WorkerSandbox? = nil,
                       onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) -> Result<WorkerProcess, SkillError> {
         func failure(_ what: String) -> Result<WorkerProcess, SkillError> {
             .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(what): \(String(cString: strerror(errno)))", skillID: skill.id))
         }
+        if let why = sandbox?.prepare() { return .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(why)", skillID: skill.id)) }
         // The worker loads the descriptor opened and checked here (its fd 4), never the path.
         let file: CheckedSkillFile
         switch skill.openChecked() {
@@ -101,10 +104,12 @@ final class WorkerProcess: Sendable {
         if settings.openFiles > 0 { args += ["--open-files", String(settings.openFiles)] }
         if settings.cpuSecondsPerCall > 0 { args += ["--cpu-seconds", String(settings.cpuSecondsPerCall)] }
         if settings.parallelInvokes { args.append("--parallel-invokes") }
+        args += sandbox?.arguments ?? []
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1),
                                          environment: settings.timeZone.isEmpty ? [:] : ["TZ": settings.timeZone],
+                                         base: sandbox?.environment,
                                          passing: [file.fd])
         } catch {
             for fd in [pair.0, pair.1, out.read, out.write, wake.read, wake.write] { close(fd) }

@@ -110,7 +110,7 @@ public struct Scanner {
         func readManifests() {
             guard !toRead.isEmpty else { return }
             report.scanned += toRead.count
-            let keys = Dictionary(toRead.map { ($0.path, Self.key($0.file.identity)) }, uniquingKeysWith: { a, _ in a })
+            let keys = Dictionary(toRead.map { ($0.path, Self.key($0.file.status)) }, uniquingKeysWith: { a, _ in a })
             // Each answer is validated as it arrives, while the scan process goes on loading the next file.
             ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead) { p, answer in
                 let outcome: Result<SkillManifest, Refusal>
@@ -137,34 +137,50 @@ public struct Scanner {
             // Whoever can change the folder (or one above it) can change what it holds, symlinks included.
             let folderProblem = PathSafety.folderChainProblem(abs, memo: memo)
             report.folders.append(FolderReport(path: abs, exists: true, problem: folderProblem?.message, hint: folderProblem?.hint))
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: abs)) ?? [])
-                .filter { !$0.hasPrefix(".") && $0.hasSuffix(".so") }.sorted()
+            let (names, badNames) = Self.candidates(in: abs)
+            for shown in badNames {
+                report.refusals.append(Refusal(file: abs + "/" + shown, reason: .badFileName,
+                                               message: "\"\(abs)/\(shown)\" was not loaded: its name is not valid UTF-8 (shown with \\x escapes), and skillhost names every file it runs in text and JSON",
+                                               hint: "rename it to a UTF-8 name (for example with `mv` and a shell glob)"))
+            }
             for name in names {
                 let path = abs + "/" + name
+                // lstat first: a plain file needs no second look; a link is followed with stat.
+                var fst = stat()
+                guard lstat(path, &fst) == 0 else {
+                    report.refusals.append(Self.unreachable(path, errno: errno))
+                    continue
+                }
+                let isLink = (fst.st_mode & S_IFMT) == S_IFLNK
+                if isLink && stat(path, &fst) != 0 {
+                    report.refusals.append(Self.unreachable(path, errno: errno))
+                    continue
+                }
+                guard (fst.st_mode & S_IFMT) == S_IFREG else {
+                    report.refusals.append(Refusal(file: path, reason: .notASkill,
+                                                   message: "\"\(path)\" is \((fst.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file"), not a shared library",
+                                                   hint: "skill folders hold only skill files; move it elsewhere, or rename it without the .so suffix"))
+                    continue
+                }
                 if let p = folderProblem {
-                    var fst = stat()
-                    guard stat(path, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFREG else { continue }
-                    ordered.append((path, Self.key(DescriptorIdentity(fst))))
+                    ordered.append((path, Self.key(fst)))
                     preRefused[path] = Refusal(file: path, reason: .insecurePermissions,
                                                message: "\"\(path)\" was not loaded: \(p.message)", hint: p.hint)
                     continue
                 }
                 // A plain file (not a symlink) already in the cache: its folder is the skill folder,
-                // checked above, so lstat alone tells whether it may still be listed. Nothing is loaded
-                // here; whatever loads it later opens and checks it again (`openChecked`).
-                var lst = stat()
-                guard lstat(path, &lst) == 0 else { continue }
-                if (lst.st_mode & S_IFMT) != S_IFLNK {
-                    guard (lst.st_mode & S_IFMT) == S_IFREG else { continue }
-                    let key = Self.key(DescriptorIdentity(lst))
-                    if let p = PathSafety.fileProblem(lst, path: path) {
+                // checked above, so its lstat alone tells whether it may still be listed. Nothing is
+                // loaded here; whatever loads it later opens and checks it again (`openChecked`).
+                if !isLink {
+                    let key = Self.key(fst)
+                    if let p = PathSafety.fileProblem(fst, path: path) {
                         ordered.append((path, key))
                         preRefused[path] = Refusal(file: path, p)
                         continue
                     }
                     if cache.lookup(path, key) != nil {
                         ordered.append((path, key))
-                        devices[path] = UInt64(lst.st_dev)
+                        devices[path] = UInt64(fst.st_dev)
                         report.cacheHits += 1
                         continue
                     }
@@ -174,16 +190,13 @@ public struct Scanner {
                 let file: CheckedSkillFile
                 switch CheckedSkillFile.open(path, memo: memo) {
                 case .failure(let e):
-                    // What is not a regular file (a folder, a dangling link) is not a candidate.
-                    var fst = stat()
-                    guard stat(path, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFREG else { continue }
-                    ordered.append((path, Self.key(DescriptorIdentity(fst))))
+                    ordered.append((path, Self.key(fst)))
                     preRefused[path] = Refusal(file: path, e)
                     continue
                 case .success(let f): file = f
                 }
                 // The key is what was opened, not what the path named a moment before.
-                let key = Self.key(file.identity)
+                let key = Self.key(file.status)
                 ordered.append((path, key))
                 devices[path] = file.identity.device
                 if cache.lookup(path, key) != nil {
@@ -238,8 +251,52 @@ public struct Scanner {
         }
     }
 
-    static func key(_ id: DescriptorIdentity) -> ScanCache.Key {
-        ScanCache.Key(inode: id.inode, size: id.size, mtimeNs: id.mtimeNs)
+    /// The cache key of what `st` describes (a stat of the path, or the fstat of the opened file).
+    static func key(_ st: stat) -> ScanCache.Key {
+        ScanCache.Key(inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                      mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                      ctimeNs: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
+                      mode: UInt32(st.st_mode))
+    }
+
+    /// The non-hidden entries of `dir` whose names end in ".so", by name, read as raw bytes: names
+    /// that are valid UTF-8, and — shown with `\xNN` escapes — the ones that are not (never skipped
+    /// without a word).
+    static func candidates(in dir: String) -> (names: [String], badNames: [String]) {
+        guard let d = opendir(dir) else { return ([], []) }
+        defer { closedir(d) }
+        var names: [String] = [], bad: [String] = []
+        while let e = readdir(d) {
+            let raw = withUnsafeBytes(of: e.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard raw.first != 0x2e, raw.count > 3, raw.suffix(3) == [0x2e, 0x73, 0x6f] else { continue }
+            if let name = String(validating: raw, as: UTF8.self) {
+                names.append(name)
+            } else {
+                bad.append(raw.map { $0 >= 0x20 && $0 < 0x7f && $0 != 0x5c ? String(UnicodeScalar($0)) : "\\x" + (($0 < 16 ? "0" : "") + String($0, radix: 16)) }.joined())
+            }
+        }
+        return (names.sorted(), bad.sorted())
+    }
+
+    /// The refusal of a candidate that `stat` cannot reach: a dangling link, a loop of links, or
+    /// another error.
+    static func unreachable(_ path: String, errno code: Int32) -> Refusal {
+        var lst = stat()
+        let isLink = lstat(path, &lst) == 0 && (lst.st_mode & S_IFMT) == S_IFLNK
+        var target = [CChar](repeating: 0, count: 4097)
+        let n = isLink ? readlink(path, &target, 4096) : -1
+        let to = n > 0 ? " to \"" + String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) + "\"" : ""
+        switch code {
+        case ENOENT where isLink:
+            return Refusal(file: path, reason: .brokenLink, message: "\"\(path)\" is a symbolic link\(to) whose target does not exist",
+                           hint: "point the link at the skill file (ln -sf TARGET \"\(path)\"), or remove it")
+        case ELOOP:
+            return Refusal(file: path, reason: .brokenLink, message: "\"\(path)\" is a symbolic link\(to) in a loop of links (ELOOP)",
+                           hint: "point the link at the skill file itself, or remove it")
+        default:
+            return Refusal(file: path, reason: .loadFailed, message: "\"\(path)\" cannot be examined: \(String(cString: strerror(code)))",
+                           hint: "check the file and the folders above it")
+        }
     }
 }
 
@@ -267,6 +324,6 @@ enum HostToolchain {
 /// Warnings the host writes to stderr (never stdout: it may carry a protocol).
 enum HostLog {
     static func warning(_ message: String) {
-        writeStandardError("skillhost: warning: \(message)\n")
+        writeStandardError("skillhost: warning: \(TerminalText.escaped(message))\n")
     }
 }

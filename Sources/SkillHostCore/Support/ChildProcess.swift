@@ -31,8 +31,10 @@ final class ChildProcess {
     /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child, and `passing`
     /// as its fds 4, 5, … in order (checked skill files; the caller keeps and closes its own copies).
     /// Every other descriptor of the host must be close-on-exec.
+    /// `base`: the child's environment before `extra` (a sandboxed worker's or a scan process's short
+    /// list, see `WorkerSandbox`); nil means the host's own. SWIFT_BACKTRACE=enable=no is always set.
     static func spawn(executable: String, arguments: [String], layout: Layout, environment extra: [String: String] = [:],
-                      passing: [Int32] = []) throws(SkillError) -> pid_t {
+                      base: [String: String]? = nil, passing: [Int32] = []) throws(SkillError) -> pid_t {
         // The passed descriptors are first copied above fd 4 + n, so that no dup2 below overwrites
         // a descriptor another one still has to copy from.
         let firstFree = Int32(4 + passing.count)
@@ -80,7 +82,7 @@ final class ChildProcess {
         // The worker is a Swift program: without SWIFT_BACKTRACE=enable=no, a skill's crash would be
         // reported with the Swift runtime's backtrace of the worker instead of what the skill itself
         // wrote to stderr. `extra` adds or replaces variables (a worker's TZ: see `WorkerSettings.timeZone`).
-        var env = ProcessInfo.processInfo.environment
+        var env = base ?? ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
         for (k, v) in extra { env[k] = v }
         let envp = env.map { strdup("\($0.key)=\($0.value)") }
@@ -108,7 +110,7 @@ final class ChildProcess {
         let child: pid_t
         do {
             child = try Self.spawn(executable: executable, arguments: arguments, layout: .scan(stderr: errPipe.write, fd3: resultPipe.write),
-                                   passing: passing)
+                                   base: WorkerSandbox.scanEnvironment(), passing: passing)
         } catch {
             for fd in [resultPipe.read, resultPipe.write, errPipe.read, errPipe.write] { close(fd) }
             throw error

@@ -17,13 +17,16 @@ public final class CheckedSkillFile {
     /// Where the descriptor's file is, as the kernel resolved it (symlinks followed).
     public let realPath: String
     public let identity: DescriptorIdentity
+    /// The descriptor's `fstat` when it was opened or adopted.
+    public let status: stat
     /// The descriptor (close-on-exec). -1 once closed.
     public private(set) var fd: Int32
     /// Set when an image was loaded from `fd`: it is never closed then.
     var keptForever = false
 
-    init(path: String, realPath: String, identity: DescriptorIdentity, fd: Int32) {
-        (self.path, self.realPath, self.identity, self.fd) = (path, realPath, identity, fd)
+    init(path: String, realPath: String, status: stat, fd: Int32) {
+        (self.path, self.realPath, self.status, self.fd) = (path, realPath, status, fd)
+        identity = DescriptorIdentity(status)
     }
 
     deinit { close() }
@@ -69,7 +72,7 @@ public final class CheckedSkillFile {
                                            hint: "skillhost needs /proc mounted to check the folders above a skill"))
         }
         // From here on `checked` owns fd (closed on failure by deinit).
-        let checked = CheckedSkillFile(path: path, realPath: real, identity: DescriptorIdentity(st), fd: fd)
+        let checked = CheckedSkillFile(path: path, realPath: real, status: st, fd: fd)
         if let expected, !expected.matches(checked.identity) {
             return .failure(SkillLoadError(.changedSinceScan,
                                            "\"\(path)\" changed since it was scanned (\(expected.differences(to: checked.identity)))",
@@ -88,17 +91,18 @@ public final class CheckedSkillFile {
     // MARK: - Adopting (the scan child, the worker)
 
     /// Takes descriptor `fd` that the host opened and checked, and checks it again here: a regular
-    /// file, owned by this user or root, not writable by others, and the very file the scan recorded
-    /// (`expected`). The folders were checked by the host, which opened the file through them.
-    public static func adopt(fd: Int32, path: String, expected: DescriptorIdentity, euid: uid_t = PathSafety.effectiveUser) -> Result<CheckedSkillFile, SkillLoadError> {
+    /// file, not writable by group or others, and the very file the scan recorded (`expected`). The
+    /// owner and the folders were checked by the host, which opened the file through them (a sandboxed
+    /// child may sit in a user namespace where owners read differently).
+    public static func adopt(fd: Int32, path: String, expected: DescriptorIdentity) -> Result<CheckedSkillFile, SkillLoadError> {
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             return .failure(SkillLoadError(.loadFailed, "descriptor \(fd) for \"\(path)\" is not open (\(errnoText(errno))); skillhost-worker is started by skillhost, not by hand"))
         }
-        let identity = DescriptorIdentity(st)
         // (The folders were checked by the host; `realPath` here is only the name it gave.)
-        let file = CheckedSkillFile(path: path, realPath: path, identity: identity, fd: fd)
-        if let p = PathSafety.fileProblem(st, path: path, euid: euid) { return .failure(p) }
+        let file = CheckedSkillFile(path: path, realPath: path, status: st, fd: fd)
+        let identity = file.identity
+        if let p = PathSafety.fileProblem(st, path: path, euid: nil) { return .failure(p) }
         guard expected.matches(identity) else {
             return .failure(SkillLoadError(.changedSinceScan,
                                            "\"\(path)\" is not the file the scan recorded (\(expected.differences(to: identity)))",

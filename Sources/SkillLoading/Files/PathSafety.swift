@@ -20,8 +20,9 @@ public enum PathSafety {
         public init() {}
     }
 
-    /// The problem with file `st` at `path`, if any (the descriptor's `fstat`).
-    public static func fileProblem(_ st: stat, path: String, euid: uid_t = PathSafety.effectiveUser) -> SkillLoadError? {
+    /// The problem with file `st` at `path`, if any (the descriptor's `fstat`). `euid` nil: the owner
+    /// is not checked (a worker in a user namespace sees other owners; the host checked it).
+    public static func fileProblem(_ st: stat, path: String, euid: uid_t? = PathSafety.effectiveUser) -> SkillLoadError? {
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             return SkillLoadError(.loadFailed, "\"\(path)\" is not a regular file", hint: "a skill is a shared library file (.so); remove or rename \"\(path)\"")
         }
@@ -31,7 +32,7 @@ public enum PathSafety {
                                   "file \"\(path)\" can be changed by \(writers(mode)), mode \(octal(mode)); anyone who can write it could make skillhost run their code",
                                   hint: "chmod go-w \"\(path)\"")
         }
-        if st.st_uid != euid && st.st_uid != 0 {
+        if let euid, st.st_uid != euid && st.st_uid != 0 {
             return SkillLoadError(.insecurePermissions,
                                   "file \"\(path)\" is owned by uid \(st.st_uid), not by you (uid \(euid)) or root; skillhost only runs code its user or root owns",
                                   hint: "chown \(euid) \"\(path)\" (or install it with `skillhost install`)")

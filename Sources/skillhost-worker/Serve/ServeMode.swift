@@ -74,6 +74,8 @@ func runServeMode(_ args: [String]) -> Never {
         _ = msg.withCString { write(2, $0, strlen($0)) }
         exit(2)
     }
+    // Before any other thread exists and before the skill's file is loaded (see Sandbox.swift).
+    Sandbox.apply(args, file: options.file)
     // The reader first: if the host goes away while the skill loads, this process goes too.
     startDetachedThread(readFrames)
     startDetachedThread(stackSize: 64 * 1024, watchHost)
@@ -83,12 +85,10 @@ func runServeMode(_ args: [String]) -> Never {
     CPUBudget.seconds.store(options.limits.cpuSecondsPerCall, ordering: .relaxed)
     FatalNote.install()
 
-    // 1. The skill file: the descriptor the host opened and checked, checked again here.
+    // 1. The skill file: the descriptor the host opened and checked, checked again here (under the
+    //    sandbox applied above, whose rules let dlopen open /proc/self/fd/N: the file's path is allowed).
     let file = receiveSkillFile(options)
-    // 2. Sandbox.apply(...) goes HERE, and only here: after the descriptor is checked, before dlopen
-    //    runs any of the skill's code (its constructors). Its rules must still let dlopen open
-    //    /proc/self/fd/N (that is, read and map the skill file) and the libraries the skill needs.
-    // 3. dlopen of /proc/self/fd/N, the entry, ABI negotiation and the id check (SkillLoading).
+    // 2. dlopen of /proc/self/fd/N, the entry, ABI negotiation and the id check (SkillLoading).
     let skill = loadSkill(file, options)
     if let initFn = skill.pointee.`init` {
         let rc = initFn(WorkerServices.table)
@@ -109,6 +109,7 @@ func runServeMode(_ args: [String]) -> Never {
         hello.quoted(p)
     }
     hello.raw("]")
+    Sandbox.writeHello(&hello)
     channel.send(hello)
     ready.signal()
     while true { pause() }
