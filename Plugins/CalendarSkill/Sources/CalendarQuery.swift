@@ -62,6 +62,33 @@ public struct CalendarEventItem: Codable, Sendable, Equatable {
 
 public struct CalendarEventList: Codable, Sendable, Equatable {
     public var events: [CalendarEventItem]
+    /// What was skipped or read with a guess while reading the files; absent when nothing was.
+    public var problems: [CalendarProblem]?
+    /// How many problems there were in all, when `problems` had to be cut at `CalendarProblem.limit`.
+    public var problemsTotal: Int?
+}
+
+/// One problem in a calendar file, where it is: `work.ics` line 42, "line skipped: …".
+public struct CalendarProblem: Codable, Sendable, Equatable {
+    /// At most this many are returned per answer (the first ones, by file and line).
+    public static let limit = 50
+
+    public var file: String
+    /// 1-based line, or 0 for the file as a whole.
+    public var line: Int
+    /// "error": an event was skipped; "warning": a line or value was skipped, or read with a guess.
+    public var severity: String
+    public var message: String
+
+    /// The problems of `calendars` as the answers carry them: the first `limit`, and the total when cut.
+    public static func of(_ calendars: [ICSCalendar]) -> (problems: [CalendarProblem]?, total: Int?) {
+        let all = calendars.flatMap(\.diagnostics)
+        guard !all.isEmpty else { return (nil, nil) }
+        let first = all.prefix(limit).map {
+            CalendarProblem(file: $0.file, line: $0.line, severity: $0.severity.rawValue, message: $0.message)
+        }
+        return (first, all.count > limit ? all.count : nil)
+    }
 }
 
 public struct CalendarDaySummary: Codable, Sendable, Equatable {
@@ -83,6 +110,9 @@ public struct CalendarSummary: Codable, Sendable, Equatable {
     public var count: Int
     public var days: [CalendarDaySummary]
     public var text: String
+    /// As in `CalendarEventList`.
+    public var problems: [CalendarProblem]?
+    public var problemsTotal: Int?
 }
 
 /// Answers the two intents from parsed calendars. Pure: no files, no clock.

@@ -109,11 +109,19 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The instant this day starts at in `zone` (local midnight; if midnight does not exist because of a
     /// DST jump, the first instant of the day).
     public func startInstant(in zone: TimeZone) -> Date {
+        startInstant(in: CalendarZone(zone))
+    }
+
+    public func startInstant(in zone: CalendarZone) -> Date {
         LocalDateTime(date: self, hour: 0, minute: 0, second: 0).instant(in: zone)
     }
 
     /// The civil day `instant` falls on in `zone`.
     public static func containing(_ instant: Date, in zone: TimeZone) -> CivilDate {
+        LocalDateTime.containing(instant, in: CalendarZone(zone)).date
+    }
+
+    public static func containing(_ instant: Date, in zone: CalendarZone) -> CivilDate {
         LocalDateTime.containing(instant, in: zone).date
     }
 }
@@ -166,6 +174,10 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// do not exist (skipped when clocks go forward) are shifted forward by the size of the gap, which is
     /// what RFC 5545 §3.3.5 asks for ("interpreted using the UTC offset before the gap").
     public func instant(in zone: TimeZone) -> Date {
+        instant(in: CalendarZone(zone))
+    }
+
+    public func instant(in zone: CalendarZone) -> Date {
         let wall = Double(wallSeconds)
         // Two refinements of "wall - offset(at guess)" find a consistent offset where one exists.
         let guess = Date(timeIntervalSince1970: wall - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall))))
@@ -188,6 +200,10 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// The wall-clock reading of `instant` in `zone`.
     public static func containing(_ instant: Date, in zone: TimeZone) -> LocalDateTime {
+        containing(instant, in: CalendarZone(zone))
+    }
+
+    public static func containing(_ instant: Date, in zone: CalendarZone) -> LocalDateTime {
         let seconds = Int(floor(instant.timeIntervalSince1970)) + zone.secondsFromGMT(for: instant)
         return LocalDateTime(wallSeconds: seconds)
     }
