@@ -73,7 +73,14 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        Self.digits(year, 4) + "-" + Self.digits(month, 2) + "-" + Self.digits(day, 2)
+    }
+
+    /// `value` in decimal, zero-padded to `width` (cheaper than `String(format:)`, which is slow on Linux).
+    static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(abs(value))
+        let padded = text.count < width ? String(repeating: "0", count: width - text.count) + text : text
+        return value < 0 ? "-" + padded : padded
     }
 
     /// Parses exactly `YYYY-MM-DD` (the form used by the intents' `from`/`to`).
@@ -156,7 +163,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     public var description: String {
-        date.description + String(format: "T%02d:%02d:%02d", hour, minute, second)
+        date.description + "T" + CivilDate.digits(hour, 2) + ":" + CivilDate.digits(minute, 2) + ":" + CivilDate.digits(second, 2)
     }
 
     /// Seconds since 1970-01-01T00:00:00 of the wall clock, as if it were UTC.
