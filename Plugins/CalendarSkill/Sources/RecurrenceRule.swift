@@ -3,7 +3,7 @@
 /// Expanded (see `RecurrenceExpander`): FREQ=DAILY, WEEKLY, MONTHLY and YEARLY with INTERVAL, COUNT, UNTIL,
 /// WKST, BYMONTH, BYMONTHDAY (negative = from the month's end) and BYDAY (weekly: days of the week;
 /// monthly, and yearly with BYMONTH: optionally with an ordinal, `1MO`, `-1FR`).
-/// Anything else (sub-daily frequencies, BYSETPOS, BYHOUR, BYWEEKNO, …) is reported in
+/// Anything else (sub-daily frequencies, BYSETPOS, BYHOUR, BYWEEKNO, RFC 7529's RSCALE/SKIP, …) is reported in
 /// `unsupportedReason`; such an event is then shown at its DTSTART only.
 public struct RecurrenceRule: Sendable, Equatable {
     public enum Frequency: String, Sendable {
@@ -127,7 +127,7 @@ public struct RecurrenceRule: Sendable, Equatable {
                 rule.byMonthDay = try list(key, text, -31...31)
             case "BYMONTH":
                 rule.byMonth = try list(key, text, 1...12)
-            case "BYSETPOS", "BYHOUR", "BYMINUTE", "BYSECOND", "BYWEEKNO", "BYYEARDAY":
+            case "BYSETPOS", "BYHOUR", "BYMINUTE", "BYSECOND", "BYWEEKNO", "BYYEARDAY", "RSCALE", "SKIP":
                 rule.unsupportedParts.append(key)
             default:
                 if !key.hasPrefix("X-") { throw ICSSyntaxError("RRULE has an unknown part \(key)") }
