@@ -67,7 +67,7 @@ public enum ICSParser {
 
             switch content.name {
             case "BEGIN":
-                let component = content.value.trimmingCharacters(in: .whitespaces).uppercased()
+                let component = content.value.trimmedSpaces.uppercased()
                 if component == "VCALENDAR" { sawCalendar = true }
                 if component == "VEVENT" {
                     if open["VEVENT", default: 0] > 0 {
@@ -83,7 +83,7 @@ public enum ICSParser {
                 push(component)
 
             case "END":
-                let component = content.value.trimmingCharacters(in: .whitespaces).uppercased()
+                let component = content.value.trimmedSpaces.uppercased()
                 guard open[component, default: 0] > 0 else {
                     warn(content.lineNumber, "END:\(component) without a matching BEGIN")
                     continue
@@ -119,13 +119,13 @@ public enum ICSParser {
                 case "VEVENT":
                     currentEvent?.properties.append(content)
                 case "VTIMEZONE":
-                    if content.name == "TZID" { currentTZ?.tzid = content.value.trimmingCharacters(in: .whitespaces) }
-                    if content.name == "X-LIC-LOCATION" { currentTZ?.location = content.value.trimmingCharacters(in: .whitespaces) }
+                    if content.name == "TZID" { currentTZ?.tzid = content.value.trimmedSpaces }
+                    if content.name == "X-LIC-LOCATION" { currentTZ?.location = content.value.trimmedSpaces }
                 case "STANDARD", "DAYLIGHT":
                     if currentObservance != nil { read(content, into: &currentObservance!, warn: warn) }
                 case "VCALENDAR":
                     if content.name == "X-WR-CALNAME" {
-                        let name = ContentLine.unescapeText(content.value).trimmingCharacters(in: .whitespaces)
+                        let name = ContentLine.unescapeText(content.value).trimmedSpaces
                         if !name.isEmpty { calendarName = name }
                     }
                 case nil:
@@ -258,14 +258,14 @@ struct EventBuilder {
         for property in properties {
             let zone = zone(of: property)
             let type = property.parameter("VALUE")?.uppercased()
-            for item in property.value.split(separator: ",") where !item.trimmingCharacters(in: .whitespaces).isEmpty {
+            for item in property.value.split(separator: ",") where !item.trimmedSpaces.isEmpty {
                 do {
                     let parts = item.split(separator: "/", maxSplits: 1).map { String($0) }
                     if type == "PERIOD" || parts.count == 2 {
                         let start = try ICSDateValue.parse(parts[0], valueType: nil, zone: zone)
                         var end: ICSDateValue?
                         if parts.count == 2 {
-                            let tail = parts[1].trimmingCharacters(in: .whitespaces)
+                            let tail = parts[1].trimmedSpaces
                             if tail.hasPrefix("P") || tail.hasPrefix("+P") || tail.hasPrefix("-P") {
                                 end = Self.adding(try ICSDuration.parse(tail), to: start)
                             } else {
@@ -323,8 +323,8 @@ struct EventBuilder {
         }
 
         let summary = text("SUMMARY")
-        let uidText = first("UID")?.value.trimmingCharacters(in: .whitespaces) ?? ""
-        var label = summary.map { "\"\($0.trimmingCharacters(in: .whitespacesAndNewlines))\"" } ?? "at line \(line)"
+        let uidText = first("UID")?.value.trimmedSpaces ?? ""
+        var label = summary.map { "\"\($0.trimmedSpacesAndNewlines)\"" } ?? "at line \(line)"
         if !uidText.isEmpty { label += " (UID \(uidText))" }
 
         guard let dtstartProperty = first("DTSTART") else {
@@ -337,9 +337,9 @@ struct EventBuilder {
         event.summary = summary
         event.description = text("DESCRIPTION")
         event.location = text("LOCATION")
-        event.status = first("STATUS").map { $0.value.trimmingCharacters(in: .whitespaces).uppercased() }
-        event.isOpaque = first("TRANSP").map { $0.value.trimmingCharacters(in: .whitespaces).uppercased() != "TRANSPARENT" } ?? true
-        if let sequence = first("SEQUENCE") { event.sequence = Int(sequence.value.trimmingCharacters(in: .whitespaces)) ?? 0 }
+        event.status = first("STATUS").map { $0.value.trimmedSpaces.uppercased() }
+        event.isOpaque = first("TRANSP").map { $0.value.trimmedSpaces.uppercased() != "TRANSPARENT" } ?? true
+        if let sequence = first("SEQUENCE") { event.sequence = Int(sequence.value.trimmedSpaces) ?? 0 }
 
         let dtend = first("DTEND")
         let duration = first("DURATION")

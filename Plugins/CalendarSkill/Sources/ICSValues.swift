@@ -70,7 +70,7 @@ public enum ICSDateValue: Sendable, Hashable, CustomStringConvertible {
     ///   - valueType: the `VALUE` parameter, if any (`DATE` forces a date; `DATE-TIME` forbids one).
     ///   - zone: the zone a DATE-TIME without `Z` is read in (`.floating` or the resolved `TZID`).
     public static func parse(_ raw: String, valueType: String?, zone: ICSZone) throws(ICSSyntaxError) -> ICSDateValue {
-        let text = raw.trimmingCharacters(in: .whitespaces)
+        let text = raw.trimmedSpaces
         let type = valueType?.uppercased()
         if type == "DATE" || (type == nil && text.utf8.count == 8) {
             guard let d = CivilDate.parseBasic(Substring(text)) else {
@@ -117,7 +117,7 @@ public struct ICSDuration: Sendable, Hashable, CustomStringConvertible {
 
     /// `P1D`, `PT1H30M`, `P1W`, `-PT15M`, `P1DT2H`, `+PT0S`.
     public static func parse(_ raw: String) throws(ICSSyntaxError) -> ICSDuration {
-        var text = Substring(raw.trimmingCharacters(in: .whitespaces).uppercased())
+        var text = Substring(raw.trimmedSpaces.uppercased())
         var result = ICSDuration()
         if text.first == "-" {
             result.negative = true

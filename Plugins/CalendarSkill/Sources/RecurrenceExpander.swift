@@ -78,14 +78,15 @@ public struct RecurrenceExpander: Sendable {
                 if occurrence.overlaps(from: from, to: to) { result.append(occurrence) }
             }
         }
-        result.sort { a, b in
-            if a.start != b.start { return a.start < b.start }
-            if a.end != b.end { return a.end < b.end }
-            let sa = a.event.summary ?? "", sb = b.event.summary ?? ""
+        // Sorted through indices: an occurrence carries its whole event, too big to move around in a sort.
+        let order = result.indices.sorted { i, j in
+            if result[i].start != result[j].start { return result[i].start < result[j].start }
+            if result[i].end != result[j].end { return result[i].end < result[j].end }
+            let sa = result[i].event.summary ?? "", sb = result[j].event.summary ?? ""
             if sa != sb { return sa < sb }
-            return a.event.uid < b.event.uid
+            return result[i].event.uid < result[j].event.uid
         }
-        return result
+        return order.map { result[$0] }
     }
 
     // MARK: - One series

@@ -65,9 +65,9 @@ public struct RecurrenceRule: Sendable, Equatable {
         for part in value.split(separator: ";", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1)
             guard pieces.count == 2 else { throw ICSSyntaxError("RRULE part \"\(part)\" has no '='") }
-            let key = pieces[0].trimmingCharacters(in: .whitespaces).uppercased()
+            let key = pieces[0].trimmedSpaces.uppercased()
             guard parts[key] == nil else { throw ICSSyntaxError("RRULE repeats \(key)") }
-            parts[key] = pieces[1].trimmingCharacters(in: .whitespaces)
+            parts[key] = pieces[1].trimmedSpaces
         }
         guard let freqText = parts["FREQ"] else { throw ICSSyntaxError("RRULE has no FREQ") }
         guard let frequency = Frequency(rawValue: freqText.uppercased()) else {
@@ -110,7 +110,7 @@ public struct RecurrenceRule: Sendable, Equatable {
                 rule.weekStart = day
             case "BYDAY":
                 for item in text.split(separator: ",") {
-                    let token = item.trimmingCharacters(in: .whitespaces).uppercased()
+                    let token = item.trimmedSpaces.uppercased()
                     guard token.count >= 2, let day = Weekday(rawValue: String(token.suffix(2))) else {
                         throw ICSSyntaxError("RRULE BYDAY value \"\(item)\" is not a weekday")
                     }

@@ -53,9 +53,9 @@ public struct TimeZoneResolver: Sendable {
     // MARK: - Normalization
 
     static func trimmed(_ tzid: String) -> String {
-        var id = tzid.trimmingCharacters(in: .whitespaces)
+        var id = tzid.trimmedSpaces
         if id.count >= 2, id.hasPrefix("\""), id.hasSuffix("\"") { id = String(id.dropFirst().dropLast()) }
-        return id.trimmingCharacters(in: .whitespaces)
+        return id.trimmedSpaces
     }
 
     /// An id Foundation knows as written. Ids that merely look like offsets (`UTC+11`, `GMT-3`) are not
@@ -72,7 +72,7 @@ public struct TimeZoneResolver: Sendable {
     /// IANA ids hidden behind a leading slash, a vendor prefix or spaces for underscores.
     static func normalizedIANA(_ id: String) -> (TimeZone, String)? {
         if id.contains("/"), id.contains(" ") {
-            let underscored = id.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "_") }
+            let underscored = id.split(separator: "/").map { $0.trimmedSpaces.replacingOccurrences(of: " ", with: "_") }
                 .joined(separator: "/")
             if let zone = iana(underscored) { return (zone, "spaces read as underscores") }
         }
@@ -134,7 +134,7 @@ public struct TimeZoneResolver: Sendable {
 
     /// `+0100`, `-0530`, `+013045` → seconds east of UTC; nil unless hours < 24 and minutes, seconds < 60.
     public static func parseUTCOffset(_ raw: String) -> Int? {
-        let bytes = Array(raw.trimmingCharacters(in: .whitespaces).utf8)
+        let bytes = Array(raw.trimmedSpaces.utf8)
         guard bytes.count == 5 || bytes.count == 7, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
               let h = CivilDate.digits(bytes[1..<3]), let m = CivilDate.digits(bytes[3..<5]), h < 24, m < 60 else { return nil }
         let s = bytes.count == 7 ? (CivilDate.digits(bytes[5..<7]) ?? 60) : 0
