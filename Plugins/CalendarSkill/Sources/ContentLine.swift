@@ -113,7 +113,7 @@ public struct ContentLine: Sendable, Equatable {
     /// Decodes TEXT escapes (RFC 5545 §3.3.11): `\\` → `\`, `\;` → `;`, `\,` → `,`, `\n`/`\N` → newline.
     /// An unknown escape keeps the escaped character; a trailing lone backslash is kept.
     public static func unescapeText(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
         var out = String.UnicodeScalarView()
         var escaping = false
         for c in text.unicodeScalars {
@@ -135,7 +135,7 @@ public struct ContentLine: Sendable, Equatable {
 
     /// RFC 6868: `^n` → newline, `^^` → `^`, `^'` → `"`; any other `^x` is kept as is.
     static func decodeCaret(_ text: String) -> String {
-        guard text.contains("^") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "^")) else { return text }
         var out = String.UnicodeScalarView()
         var pendingCaret = false
         for c in text.unicodeScalars {
