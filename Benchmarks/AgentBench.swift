@@ -85,7 +85,7 @@ struct AgentBench {
         }
 
         func invoke(_ intent: String) -> Bool {
-            if case .success = host.invoke(InvokeRequest(intent: intent, input: "{}", caller: .automation)) { return true }
+            if case .success = host.invokeAndWait(InvokeRequest(intent: intent, input: "{}", caller: .automation)) { return true }
             return false
         }
     }

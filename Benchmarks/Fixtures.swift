@@ -20,6 +20,15 @@ enum Fixtures {
         return out
     }
 
+    /// Compiles Tests/Fixtures/NAME.c the same way into `dir`/NAME.so.
+    static func buildFixture(_ name: String, _ l: Locations, into dir: String, workspace: Workspace, extra: [String] = []) -> String {
+        let out = dir + "/\(name).so"
+        ProcessTimer.mustSucceed(cc, ["-std=c99", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-I", l.abiInclude,
+                                      "-o", out, l.sourceRoot + "/Tests/Fixtures/\(name).c"] + extra, in: workspace, what: "compiling \(name).c")
+        chmod(out, 0o755)
+        return out
+    }
+
     /// The baseline: for each file on the command line, dlopen it the way the scan process does
     /// (RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) and dlsym the entry symbol. A fresh process per run, so
     /// every dlopen really loads (no refcount bump), exactly like the host's scan process.

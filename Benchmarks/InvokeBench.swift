@@ -55,7 +55,7 @@ struct InvokeBench {
         let swiftRequest = InvokeRequest(intent: "echo.say", input: Self.input, caller: .automation)
         let cRequest = InvokeRequest(intent: "fixture.echo", input: Self.input, caller: .automation)
         for req in [swiftRequest, cRequest] {
-            switch host.invoke(req) {
+            switch host.invokeAndWait(req) {
             case .success(let s) where s.result["text"]?.stringValue == Self.text: break
             case .success(let s):
                 fail("\(req.intent) answered \(s.result.serialized), expected {\"text\":\"\(Self.text)\"}")
@@ -66,11 +66,11 @@ struct InvokeBench {
 
         let inputBytes = Array(Self.input.utf8)
         return [
-            time("invoke echo.say", "Swift skill (SkillKit), via SkillHost.invoke") {
-                if case .success = host.invoke(swiftRequest) { return true } else { return false }
+            timeAsync("invoke echo.say", "Swift skill (SkillKit), via SkillHost.invoke") {
+                if case .success = await host.invoke(swiftRequest) { return true } else { return false }
             },
-            time("invoke fixture.echo", "C skill (echo_c.c), via SkillHost.invoke") {
-                if case .success = host.invoke(cRequest) { return true } else { return false }
+            timeAsync("invoke fixture.echo", "C skill (echo_c.c), via SkillHost.invoke") {
+                if case .success = await host.invoke(cRequest) { return true } else { return false }
             },
             time("direct, Foundation", "JSONDecoder + JSONEncoder, as EchoSkill does") {
                 !DirectEcho.foundation(inputBytes).isEmpty
@@ -82,6 +82,29 @@ struct InvokeBench {
                 DirectEcho.handOff()
             },
         ]
+    }
+
+    /// `time` for an async body, called from one task (as a surface calls the core: no bridge from a
+    /// thread per call).
+    func timeAsync(_ name: String, _ detail: String, _ body: @escaping @Sendable () async -> Bool) -> Result {
+        let (calls, warmup) = (config.calls, config.warmup)
+        let (us, failures) = runBlocking { await Self.timeCalls(calls, warmup: warmup, body) }
+        return Result(name: name, detail: detail, samples: Samples(us), failures: failures)
+    }
+
+    /// Times `count` calls of `body` after `warmup` untimed ones, each alone: µs per call, failures.
+    static func timeCalls(_ count: Int, warmup: Int = 0, _ body: @Sendable () async -> Bool) async -> ([Double], Int) {
+        var failures = 0
+        for _ in 0..<warmup where !(await body()) { failures += 1 }
+        var us = [Double](repeating: 0, count: count)
+        for i in 0..<count {
+            let t0 = monotonicNs()
+            let ok = await body()
+            let t1 = monotonicNs()
+            us[i] = Double(t1 - t0) / 1000
+            if !ok { failures += 1 }
+        }
+        return (us, failures)
     }
 
     /// Warms up, then times each of `config.calls` calls of `body` on its own (CLOCK_MONOTONIC, about

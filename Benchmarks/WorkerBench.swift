@@ -126,8 +126,11 @@ struct WorkerBench {
 
         // Warm-up, and the real frame sizes from the counters of the worker (request frames it reads)
         // and of this process (reply frames its reader thread reads).
-        let cBody = { () -> Bool in if case .success = host.invoke(cRequest) { return true } else { return false } }
-        let swiftBody = { () -> Bool in if case .success = host.invoke(swiftRequest) { return true } else { return false } }
+        let cBody = { () -> Bool in if case .success = host.invokeAndWait(cRequest) { return true } else { return false } }
+        let swiftBody = { () -> Bool in if case .success = host.invokeAndWait(swiftRequest) { return true } else { return false } }
+        // Timed from one task, as the surfaces call the core (`cBody`/`swiftBody` bridge from a thread).
+        let cCall: @Sendable () async -> Bool = { if case .success = await host.invoke(cRequest) { return true } else { return false } }
+        let swiftCall: @Sendable () async -> Bool = { if case .success = await host.invoke(swiftRequest) { return true } else { return false } }
         var sizes: [String: FrameSizes] = [:]
         sizes["C"] = warmAndSize(cBody, worker: cPID, fallback: (request: 330, reply: 90))
         sizes["Swift"] = warmAndSize(swiftBody, worker: swiftPID, fallback: (request: 330, reply: 80))
@@ -144,8 +147,8 @@ struct WorkerBench {
         let perBlock = max(1, config.calls / config.blocks)
         for _ in 0..<config.blocks {
             ppFail += Self.timeBlock(perBlock, into: &ppUs, cpu: &ppCPU, child: pp.pid) { pp.roundTrip() }
-            cFail += Self.timeBlock(perBlock, into: &cUs, cpu: &cCPU, child: cPID, cBody)
-            swiftFail += Self.timeBlock(perBlock, into: &swiftUs, cpu: &swiftCPU, child: swiftPID, swiftBody)
+            cFail += Self.timeBlock(perBlock, into: &cUs, cpu: &cCPU, child: cPID, async: cCall)
+            swiftFail += Self.timeBlock(perBlock, into: &swiftUs, cpu: &swiftCPU, child: swiftPID, async: swiftCall)
         }
         pp.stop()
         let calls = perBlock * config.blocks + config.warmup + 1
@@ -162,7 +165,7 @@ struct WorkerBench {
             for (req, kind) in [(cRequest, "C"), (swiftRequest, "Swift")] {
                 host.shutdown()
                 let t0 = monotonicNs()
-                let r = host.invoke(req)
+                let r = host.invokeAndWait(req)
                 let ms = Double(monotonicNs() - t0) / 1e6
                 guard case .success = r else { fail("\(req.intent) failed on a fresh worker: \(r)") }
                 if kind == "C" { coldC.append(ms) } else { coldSwift.append(ms) }
@@ -220,9 +223,10 @@ struct WorkerBench {
             mustEcho(host, req)
             // Under valgrind --trace-children the worker's command line names valgrind: then no child counts.
             let pid = ProcTable.worker(serving: kind == "c" ? Self.cFile : Self.swiftFile) ?? -1
-            let body = { () -> Bool in if case .success = host.invoke(req) { return true } else { return false } }
+            let body = { () -> Bool in if case .success = host.invokeAndWait(req) { return true } else { return false } }
+            let call: @Sendable () async -> Bool = { if case .success = await host.invoke(req) { return true } else { return false } }
             for _ in 0..<config.warmup where !body() { fail("a warm-up call failed") }
-            failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pid, body)
+            failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pid, async: call)
             host.shutdown()
         default:
             fail("loop KIND: c, swift or pingpong")
@@ -244,8 +248,8 @@ struct WorkerBench {
         let host = openHost(dir: dir, name: "crash", config: #"{"health":{"quarantineAfterCrashes":1000000}}"#)
         let crashReq = InvokeRequest(intent: "fixture.segv", input: "{}", caller: .automation)
         let okReq = InvokeRequest(intent: "fixture.segv.ok", input: "{}", caller: .automation)
-        func ok() -> Bool { if case .success = host.invoke(okReq) { return true } else { return false } }
-        if !ok() { fail("fixture.segv.ok failed on its first call: \(host.invoke(okReq))") }
+        func ok() -> Bool { if case .success = host.invokeAndWait(okReq) { return true } else { return false } }
+        if !ok() { fail("fixture.segv.ok failed on its first call: \(host.invokeAndWait(okReq))") }
 
         var crashCall: [Double] = [], recovery: [Double] = [], total: [Double] = [], cold: [Double] = []
         var newWorker = 0
@@ -255,9 +259,9 @@ struct WorkerBench {
             // The worker is up and has answered (the first call above, or the cold start below).
             let before = ProcTable.worker(serving: Self.segvFile)
             let t0 = monotonicNs()
-            let crashed = host.invoke(crashReq)
+            let crashed = host.invokeAndWait(crashReq)
             let t1 = monotonicNs()
-            let answered = host.invoke(okReq)
+            let answered = host.invokeAndWait(okReq)
             let t2 = monotonicNs()
             switch crashed {
             case .failure(let e) where e.kind == .crashed:
@@ -299,7 +303,7 @@ struct WorkerBench {
     }
 
     func mustEcho(_ host: SkillHost, _ req: InvokeRequest) {
-        switch host.invoke(req) {
+        switch host.invokeAndWait(req) {
         case .success(let s) where s.result["text"]?.stringValue == InvokeBench.text: break
         case .success(let s): fail("\(req.intent) answered \(s.result.serialized), expected {\"text\":\"\(InvokeBench.text)\"}")
         case .failure(let e): fail("\(req.intent) failed in its worker: \(e)")
@@ -328,6 +332,20 @@ struct WorkerBench {
         }
         return FrameSizes(request: req, reply: rep, source: "measured: /proc/PID/io rchar over \(window) calls",
                           workerReads: Double(w1.syscr - w0.syscr) / n, hostReads: Double(h1.syscr - h0.syscr) / n)
+    }
+
+    /// `timeBlock` for an async body, all calls from one task (as the surfaces call the core).
+    static func timeBlock(_ count: Int, into samples: inout [Double], cpu: inout (host: CPUCount, child: CPUCount?), child: pid_t,
+                          async body: @escaping @Sendable () async -> Bool) -> Int {
+        let c0 = CPUCount.process(child)
+        let h0 = CPUCount.ownProcess()
+        let (us, failures) = runBlocking { await InvokeBench.timeCalls(count, body) }
+        let h1 = CPUCount.ownProcess()
+        let c1 = CPUCount.process(child)
+        cpu.host = cpu.host + (h1 - h0)
+        if let c0, let c1, let sum = cpu.child { cpu.child = sum + (c1 - c0) } else { cpu.child = nil }
+        samples += us
+        return failures
     }
 
     /// Times `count` calls of `body`, each alone; appends µs to `samples`, adds the CPU this process and

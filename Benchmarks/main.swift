@@ -1,6 +1,6 @@
 // skillhost-bench — `make bench`.
 //
-//   skillhost-bench [scan] [invoke] [worker] [agent] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]
+//   skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]
 //   skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]
 //       one kind of call of (c) alone, printing p50/p99 and CPU per call: for strace -f -c, perf record
 //       and valgrind --tool=callgrind --trace-children=yes (then the worker's CPU is not counted).
@@ -14,6 +14,8 @@
 //     process), per-call p50/p99 next to a raw socketpair ping-pong with a C child and next to (b);
 //     the memory of each idle worker (RSS, PSS, USS); the time from a crash to the next successful
 //     call on the restarted worker, next to a cold worker start and a raw process start.
+// (f) concurrency: 1000 calls of 300 ms at once to a thread-safe skill in its worker (time to all
+//     completed, peak threads), and a quick call's p50 with 64 slow calls in flight next to idle.
 // (h) agent: `ask` with two skills that each take 100 ms, next to each alone and both in a row; and the
 //     engine's own cost per request with instant skills.
 // Prints tables (medians, percentiles, ratios), then each goal with "met" / "NOT met" and its numbers.
@@ -24,7 +26,7 @@ import Glibc
 
 // MARK: - Arguments
 
-let usage = "usage: skillhost-bench [scan] [invoke] [worker] [agent] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
+let usage = "usage: skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
     + "       skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]   (one kind of call alone, for profilers)"
 var loopKind: String?
 var sections: Set<String> = []
@@ -39,7 +41,7 @@ while let a = argv.popFirst() {
         return v
     }
     switch a {
-    case "scan", "invoke", "worker", "agent": sections.insert(a)
+    case "scan", "invoke", "worker", "concurrency", "agent": sections.insert(a)
     case "loop": loopKind = argv.popFirst() ?? ""
     case "--count": scanConfig.count = number()
     case "--calls": invokeConfig.calls = number()
@@ -52,7 +54,7 @@ while let a = argv.popFirst() {
     default: fail("unknown argument \(a); \(usage)")
     }
 }
-if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker", "agent"] }
+if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker", "concurrency", "agent"] }
 if scanConfig.count > 1000 { fail("--count is at most 1000 (copy ids have three digits)") }
 
 /// One line to stdout, written at once (no stdio buffering: the output may be a pipe while progress
@@ -145,6 +147,15 @@ if sections.contains("worker") {
     say("(e) from a crash to the next successful call on the restarted worker (Tests/Fixtures/segv_invoke.c)")
     say(Report.crashSection(r))
     goals += Report.workerGoals(r)
+}
+
+if sections.contains("concurrency") {
+    progress("concurrency: bursts of 1000 calls; quick calls with 64 slow ones in flight")
+    let r = ConcurrencyBench(locations: locations, workspace: workspace, config: .init()).measure()
+    say("")
+    say("(f) many calls in flight through SkillHost.invoke (skills in workers)")
+    say(Report.concurrencySection(r))
+    goals += Report.concurrencyGoals(r)
 }
 
 if sections.contains("agent") {

@@ -144,13 +144,20 @@ public final class SkillHost: Sendable {
         let deadline = DispatchTime.now() + .milliseconds(config.invokeTimeoutMs)
         for skill in registry.skills where skill.isolation == .process {
             guard case .success(let r) = invoker.runtime(for: skill), let w = r as? WorkerRuntime else { continue }
-            startDetachedThread { w.prestart(deadline: deadline) }
+            Task { await w.prestart(deadline: deadline) }
         }
     }
 
     // MARK: - Calls
 
-    public func invoke(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> { invoker.invoke(request) }
+    /// Runs one call (see `Invoker.invoke`): the task suspends while the skill works.
+    public func invoke(_ request: InvokeRequest) async -> Result<InvokeSuccess, SkillError> { await invoker.invoke(request) }
+
+    /// `invoke` for a synchronous caller at the edge (a CLI command): blocks this thread until the
+    /// call ends. Never from async code.
+    public func invokeAndWait(_ request: InvokeRequest) -> Result<InvokeSuccess, SkillError> {
+        runBlocking { [self] in await invoker.invoke(request) }
+    }
 
     /// Stops the worker processes this host started (a clean `shutdown`, then SIGKILL for any that
     /// linger) and reaps them. Calls made afterwards start new workers. (When the process exits, the
@@ -167,25 +174,27 @@ public final class SkillHost: Sendable {
     /// runtime its calls use (a worker process unless trusted), records the answers in the health
     /// state machine, and returns every skill's health afterwards. A skill that cannot even be loaded
     /// is "unavailable"; a quarantined skill is not probed (it is not called at all).
-    public func probeHealth() -> [String: SkillHealth] {
+    public func probeHealth() async -> [String: SkillHealth] {
         let before = invoker.health.all()
         let skills = registry.skills.filter { before[$0.id]?.state != .quarantined }
-        let results = Mutex<[String: HealthRecord]>([:])
         let stamp = TimeText.nowUTC()
         let timeout = config.healthTimeoutMs
-        DispatchQueue.concurrentPerform(iterations: skills.count) { i in
-            let s = skills[i]
-            let record: HealthRecord
-            switch invoker.runtime(for: s) {
-            case .failure(let e):
-                record = HealthRecord(status: "unavailable", message: e.message, checkedAt: stamp, latencyMs: nil, sha256: nil)
-            case .success(let runtime):
-                let p = runtime.health(context: invoker.context(for: s, caller: .automation), deadline: .now() + .milliseconds(timeout))
-                record = HealthRecord(status: p.status.rawValue, message: p.message, checkedAt: stamp, latencyMs: p.latencyMs, sha256: nil)
+        let invoker = self.invoker
+        var all: [String: HealthRecord] = [:]
+        await withTaskGroup(of: (String, HealthRecord).self) { group in
+            for s in skills {
+                group.addTask {
+                    switch invoker.runtime(for: s) {
+                    case .failure(let e):
+                        return (s.id, HealthRecord(status: "unavailable", message: e.message, checkedAt: stamp, latencyMs: nil, sha256: nil))
+                    case .success(let runtime):
+                        let p = await runtime.health(context: invoker.context(for: s, caller: .automation), deadline: .now() + .milliseconds(timeout))
+                        return (s.id, HealthRecord(status: p.status.rawValue, message: p.message, checkedAt: stamp, latencyMs: p.latencyMs, sha256: nil))
+                    }
+                }
             }
-            results.withLock { $0[s.id] = record }
+            for await (id, record) in group { all[id] = record }
         }
-        var all = results.withLock { $0 }
         for (id, h) in fileHashes() { all[id]?.sha256 = h }
         invoker.health.recordAll(all.keys.sorted().map { ($0, HealthEvent.probed(all[$0]!)) })
         return invoker.health.all()

@@ -26,7 +26,7 @@ enum AskTool {
 
     /// Runs the request; `progress` gets one message per phase ("executing calendar.events.list 1/2").
     static func call(host: SkillHost, arguments: JSON, caller: Caller, progress: (@Sendable (Int, String) -> Void)?,
-                     cancellation: Cancellation) -> JSON {
+                     cancellation: Cancellation) async -> JSON {
         let request: AgentRequest
         switch AgentRequest.from(json: arguments, source: .agent, caller: caller, timeZone: host.timeZone, now: Int(time(nil))) {
         case .failure(let e):
@@ -36,7 +36,7 @@ enum AskTool {
         }
         let engine = AgentEngine(host: host, traces: TraceStore(paths: host.paths))
         let phases = Mutex(0)
-        let r = engine.start(request, cancellation: cancellation).wait { event in
+        let r = await engine.start(request, cancellation: cancellation).finish { event in
             let n = phases.withLock { n -> Int in n += 1; return n }
             progress?(n, event.phase.line)
         }

@@ -9,8 +9,9 @@ import Synchronization
 ///
 /// Lifecycle: `initialize` (revision 2025-11-25, also 2025-06-18, 2025-03-26 and 2024-11-05),
 /// `notifications/initialized`, `ping`, `server/discover` (the 2026-07-28 probe), exit at end of input.
-/// Tools: `tools/list` (cursor pagination), `tools/call` (concurrent, each on a thread of the pool, with
-/// progress and cancellation), `notifications/tools/list_changed` when the skill folder changes (the
+/// Tools: `tools/list` (cursor pagination), `tools/call` (concurrent: each call is a task that holds no
+/// thread while its skill works, so a slow skill's calls never delay another's; with progress and
+/// cancellation), `notifications/tools/list_changed` when the skill folder changes (the
 /// surface passes the core's `SkillHost.watch` changes to `skillsChanged`).
 /// Logging: `logging/setLevel`, `notifications/message` (and every log line on stderr).
 public final class MCPServer: Sendable {
@@ -187,7 +188,7 @@ public final class MCPServer: Sendable {
                     transport.send(JSONRPC.notification("notifications/progress", .object(p)))
                 }
             }
-            let outcome = host.invoke(request)
+            let outcome = await host.invoke(request)
             return (Self.toolResult(outcome), { [self] in
                 if case .failure(let e) = outcome, e.kind != .invalidInput {
                     log("warning", "\(name): \(e.kind.rawValue): \(e.message)")
@@ -210,15 +211,14 @@ public final class MCPServer: Sendable {
         }
         let report = progress
         inFlight(id) { [self] caller, cancellation in
-            (AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation), nil)
+            (await AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation), nil)
         }
     }
 
-    /// Runs request `id` on a thread of the pool, as an agent call that `notifications/cancelled` can
-    /// cancel meanwhile: `work` gets the caller and the cancellation, and returns the result to send
-    /// and what to do once it was sent. A cancelled request gets no response (the client has stopped
-    /// waiting for it).
-    private func inFlight(_ id: JSON, _ work: @escaping @Sendable (Caller, Cancellation) -> (result: JSON, then: (@Sendable () -> Void)?)) {
+    /// Runs request `id` as a task, an agent call that `notifications/cancelled` can cancel meanwhile:
+    /// `work` gets the caller and the cancellation, and returns the result to send and what to do once
+    /// it was sent. A cancelled request gets no response (the client has stopped waiting for it).
+    private func inFlight(_ id: JSON, _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: JSON, then: (@Sendable () -> Void)?)) {
         let cancellation = Cancellation()
         let key = id.serialized
         let caller = state.withLock { s -> Caller in
@@ -226,9 +226,9 @@ public final class MCPServer: Sendable {
             return .agent(host: s.clientName)
         }
         calls.enter()
-        DispatchQueue.global().async { [self] in
+        Task { [self] in
             defer { calls.leave() }
-            let (result, then) = work(caller, cancellation)
+            let (result, then) = await work(caller, cancellation)
             state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
             if cancellation.isCancelled { return }
             transport.send(JSONRPC.result(id, result))

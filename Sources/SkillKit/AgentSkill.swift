@@ -37,6 +37,12 @@ public protocol AgentSkill: Sendable {
     /// Serves one call of one of `supportedIntents` (the host has already validated `input` against the
     /// intent's input schema). Throw `SkillError` to choose the status; any other error becomes
     /// `SKH_STATUS_FAILED`. Errors from `input.decode` are already `SkillError.invalidInput`.
+    ///
+    /// Threading: `execute` starts on the host's thread that called the ABI's invoke() and runs there
+    /// until its first suspension (`Task.immediate`), so quick work costs no thread hand-off. Work
+    /// that takes long without suspending (parsing a large file, a blocking read) should begin with
+    /// `await Task.yield()` or go to a task of its own, so that the host's thread goes back to reading
+    /// calls.
     func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult
 
     /// Reports whether the skill can serve now. May take up to a few seconds. Default: `.ok`.

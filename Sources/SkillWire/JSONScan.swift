@@ -4,16 +4,14 @@
 ///
 /// It is at least as strict as the host's parser (`SkillHostCore.JSON.parse`): strings must be valid
 /// UTF-8 without raw control characters, `\u` escapes must pair surrogates, numbers must be finite,
-/// nesting is limited to `maxDepth`. So a value this scanner accepts and the worker embeds raw in a
+/// nesting is limited as `JSONLimits` says (the same limits the host uses). So a value this scanner accepts and the worker embeds raw in a
 /// frame never makes the host reject the frame. Stateless; safe from any thread.
 public enum JSONScan {
-    /// Deeper nesting is refused (the host's parser allows 512, and a frame adds a level or two).
-    public static let maxDepth = 500
-
-    /// True when `bytes` hold exactly one JSON value, with optional white space around it.
-    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// True when `bytes` hold exactly one JSON value, with optional white space around it, nested at
+    /// most `maxDepth` levels.
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.maxDepth) -> Bool {
         var i = skipSpace(bytes, 0)
-        guard let end = skipValue(bytes, i, depth: 0) else { return false }
+        guard let end = skipValue(bytes, i, depth: 0, limit: maxDepth) else { return false }
         i = skipSpace(bytes, end)
         return i == bytes.count
     }
@@ -24,7 +22,8 @@ public enum JSONScan {
 
     /// The members of the top-level object in `bytes`: each key (unescaped) with the byte range of its
     /// value (white space trimmed). Nil when `bytes` is not one valid JSON object.
-    public static func members(_ bytes: UnsafeBufferPointer<UInt8>) -> [(key: String, value: Range<Int>)]? {
+    /// Nesting is limited to `maxDepth` levels counting the object itself (a frame's: `JSONLimits.frameDepth`).
+    public static func members(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) -> [(key: String, value: Range<Int>)]? {
         var i = skipSpace(bytes, 0)
         guard i < bytes.count, bytes[i] == 0x7b else { return nil }
         i += 1
@@ -40,7 +39,7 @@ public enum JSONScan {
             i = skipSpace(bytes, keyEnd)
             guard i < bytes.count, bytes[i] == 0x3a else { return nil }
             i = skipSpace(bytes, i + 1)
-            guard let valueEnd = skipValue(bytes, i, depth: 1) else { return nil }
+            guard let valueEnd = skipValue(bytes, i, depth: 1, limit: maxDepth) else { return nil }
             out.append((key, i..<valueEnd))
             i = skipSpace(bytes, valueEnd)
             guard i < bytes.count else { return nil }
@@ -107,8 +106,8 @@ public enum JSONScan {
     }
 
     /// The index just after the value that starts at `i`, or nil if there is no valid value there.
-    static func skipValue(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, depth: Int) -> Int? {
-        guard depth < maxDepth, i < b.count else { return nil }
+    static func skipValue(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, depth: Int, limit: Int) -> Int? {
+        guard depth < limit, i < b.count else { return nil }
         switch b[i] {
         case 0x7b: // {
             var j = skipSpace(b, i + 1)
@@ -119,7 +118,7 @@ public enum JSONScan {
                 j = skipSpace(b, k)
                 guard j < b.count, b[j] == 0x3a else { return nil }
                 j = skipSpace(b, j + 1)
-                guard let v = skipValue(b, j, depth: depth + 1) else { return nil }
+                guard let v = skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
                 j = skipSpace(b, v)
                 guard j < b.count else { return nil }
                 if b[j] == 0x2c { j += 1; continue }
@@ -131,7 +130,7 @@ public enum JSONScan {
             if j < b.count && b[j] == 0x5d { return j + 1 }
             while true {
                 j = skipSpace(b, j)
-                guard let v = skipValue(b, j, depth: depth + 1) else { return nil }
+                guard let v = skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
                 j = skipSpace(b, v)
                 guard j < b.count else { return nil }
                 if b[j] == 0x2c { j += 1; continue }

@@ -6,7 +6,7 @@
 //       deadline: a skill whose initializer crashes or hangs kills or stalls only this process, and
 //       the host knows which file did it because results arrive in order. (ManifestMode.swift)
 //
-//   skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N]
+//   skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N] [--parallel-invokes]
 //       Loads one skill and serves the host's calls over file descriptor 3, a socketpair, with the
 //       framed protocol of SkillWire (length-prefixed JSON). Resource limits are applied before the
 //       skill is loaded. When the host goes away (the socket reaches end-of-file, even after the host
@@ -22,7 +22,7 @@ if arguments.count >= 2 && arguments[1] == "manifest" {
 } else if arguments.count >= 2 && arguments[1] == "serve" {
     runServeMode(Array(arguments.dropFirst(2)))
 } else {
-    let msg = "usage: skillhost-worker manifest FILE...\n       skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N]\n(started by skillhost; not meant to be run by hand)\n"
+    let msg = "usage: skillhost-worker manifest FILE...\n       skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N] [--parallel-invokes]\n(started by skillhost; not meant to be run by hand)\n"
     _ = msg.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }

@@ -240,6 +240,27 @@ final class McpTests: McpTestCase {
         XCTAssertEqual((r["structuredContent"] as? [String: Int])?["sleptMs"], 1500)
     }
 
+    /// 64 calls of a slow skill in flight hold no threads (each is a task waiting for its worker), so a
+    /// call to another skill is answered at once, long before any slow one.
+    func testAQuickCallAnswersWhileSixtyFourSlowCallsAreInFlight() throws {
+        try addSkill("delay_queue.so")
+        try start()
+        for i in 0..<64 {
+            try server.send(["jsonrpc": "2.0", "id": 5000 + i, "method": "tools/call",
+                             "params": ["name": "fixture.delay", "arguments": ["ms": 4000]]])
+        }
+        usleep(300_000)
+        try server.send(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "fixture.echo", "arguments": ["text": "quick"]]])
+        let quick = try XCTUnwrap(try server.response(1, timeout: 3.5)["result"] as? [String: Any])
+        XCTAssertEqual((quick["structuredContent"] as? [String: Any])?["text"] as? String, "quick", "\(quick)")
+        let slowDone = server.messages().filter { (($0["id"] as? Int) ?? 0) >= 5000 }
+        XCTAssertEqual(slowDone.count, 0, "the quick call was answered before any of the 4 s calls: \(slowDone.prefix(2))")
+        for i in 0..<64 {
+            let r = try XCTUnwrap(try server.response(5000 + i, timeout: 20)["result"] as? [String: Any])
+            XCTAssertEqual((r["structuredContent"] as? [String: Int])?["sleptMs"], 4000, "\(r)")
+        }
+    }
+
     func testCancelledCallStopsAndGetsNoResponse() throws {
         try start()
         try server.send(["jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": ["name": "fixture.slow", "arguments": ["ms": 20000]]])

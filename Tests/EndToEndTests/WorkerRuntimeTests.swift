@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SkillHostCore
+import SkillWire
 
 /// Several calls through ONE host (a `SkillHost` opened in this test process, running the real
 /// `skillhost-worker`): a crashed worker is reaped and replaced on the next call, a deadline kills the
@@ -174,6 +175,67 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         }
     }
 
+    /// A thousand calls in flight cost memory, not threads: each is a suspended task, and the worker's
+    /// reply resumes it. (The skill completes every call from one timer thread, so only the host's
+    /// concurrency is measured.)
+    func testAThousandConcurrentCallsToAThreadSafeSkillAllCompleteWithoutAThreadEach() async throws {
+        try addSkill("delay_queue.so")
+        let h = try openHost()
+        guard case .success = await h.invoke(InvokeRequest(intent: "fixture.delay", input: #"{"ms":0}"#, caller: .automation)) else {
+            return XCTFail("warm-up failed")
+        }
+        let pid = try workerPID(h, "test.fixture.delay")
+        let before = Self.threadCount()
+        let peak = ManagedAtomicCounter()
+        let results = await withTaskGroup(of: Result<InvokeSuccess, SkillError>.self) { group -> [Result<InvokeSuccess, SkillError>] in
+            for _ in 0..<1000 {
+                group.addTask { await h.invoke(InvokeRequest(intent: "fixture.delay", input: #"{"ms":300}"#, caller: .automation, timeoutMs: 20_000)) }
+            }
+            // Every call is in flight now (each takes 300 ms); count this process's threads meanwhile.
+            try? await Task.sleep(nanoseconds: 150_000_000)
+            peak.set(max(peak.value, Self.threadCount()))
+            var all: [Result<InvokeSuccess, SkillError>] = []
+            for await r in group { all.append(r) }
+            return all
+        }
+        XCTAssertEqual(results.count, 1000)
+        let failed = results.compactMap { r -> SkillError? in if case .failure(let e) = r { return e } else { return nil } }
+        XCTAssertTrue(failed.isEmpty, "\(failed.count) calls failed, e.g. \(failed.first.map { "\($0.kind.rawValue): \($0.message)" } ?? "")")
+        for case .success(let s) in results { XCTAssertEqual(s.result["sleptMs"]?.intValue, 300) }
+        XCTAssertEqual(try workerPID(h, "test.fixture.delay"), pid, "one worker served them all")
+        XCTAssertLessThan(peak.value, before + 32, "threads in this process with 1000 calls in flight: \(peak.value) (before: \(before)); a thread per call would be ~1000")
+    }
+
+    /// The threads of this process (from /proc/self/status).
+    static func threadCount() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") } ?? ""
+        return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+
+    /// Input nested past the one limit both sides share is refused by the host as invalid_input,
+    /// before any worker sees it, and never counts against the skill; input at the limit reaches it.
+    func testInputNestedPastTheLimitIsInvalidInputAndTheSkillStaysHealthy() throws {
+        try addSkill("echo_c.so")
+        let h = try openHost()
+        func nested(_ levels: Int) -> String {
+            // {"text":"x","deep":[[…]]} — the object is one level, the arrays the rest.
+            #"{"text":"x","deep":"# + String(repeating: "[", count: levels - 1) + String(repeating: "]", count: levels - 1) + "}"
+        }
+        for _ in 0..<5 {
+            guard case .failure(let e) = call(h, "fixture.echo", nested(JSONLimits.maxDepth + 1)) else { return XCTFail("must be refused") }
+            XCTAssertEqual(e.kind, .invalidInput, e.message)
+            XCTAssertTrue(e.message.contains("nesting deeper than \(JSONLimits.maxDepth)"), e.message)
+        }
+        XCTAssertNil(try workerPID(h, "test.fixture.echo"), "no worker was started for refused input")
+        let r = call(h, "fixture.echo", nested(JSONLimits.maxDepth))
+        guard case .success(let s) = r else { return XCTFail("input at the limit reaches the skill: \(r)") }
+        XCTAssertEqual(s.result["text"]?.stringValue, "x")
+        let health = h.lastHealth()["test.fixture.echo"]
+        XCTAssertEqual(health?.state, .ok)
+        XCTAssertEqual(health?.failures ?? -1, 0, "no failure recorded against the skill")
+    }
+
     func testProgressAndContextStoreCrossTheProcessBoundary() throws {
         try addSkill("progress.so")
         let h = try openHost()
@@ -205,6 +267,7 @@ final class ManagedAtomicCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
     func increment() { lock.lock(); n += 1; lock.unlock() }
+    func set(_ v: Int) { lock.lock(); n = v; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return n }
 }
 
@@ -222,5 +285,5 @@ final class ResultsBox: @unchecked Sendable {
 /// One call through `h` by automation.
 func call(_ h: SkillHost, _ intent: String, _ input: String = "{}", timeoutMs: Int? = nil,
           progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil) -> Result<InvokeSuccess, SkillError> {
-    h.invoke(InvokeRequest(intent: intent, input: input, caller: .automation, timeoutMs: timeoutMs, progress: progress))
+    h.invokeAndWait(InvokeRequest(intent: intent, input: input, caller: .automation, timeoutMs: timeoutMs, progress: progress))
 }

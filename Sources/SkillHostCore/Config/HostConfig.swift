@@ -130,6 +130,10 @@ public struct WorkerSettings: Sendable, Equatable {
     /// Start every worker when the host opens, instead of on each skill's first call. Default false:
     /// worth it for a long-running host, a waste for a one-shot `skillhost` command.
     public var eager = false
+    /// Not configurable: `skillhost validate` sets it so that a worker runs a thread-safe skill's
+    /// invoke() calls on several threads at once (workers normally run them on the thread that read
+    /// them), which is how a false SKH_SKILL_THREAD_SAFE claim shows up.
+    var parallelInvokes = false
 
     public init() {}
 

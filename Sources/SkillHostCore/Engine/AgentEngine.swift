@@ -47,6 +47,12 @@ public final class AgentEngine: Sendable {
             done.wait()
             return box.value!
         }
+
+        /// For asynchronous surfaces: the answer, handing each phase to `onPhase` on the way.
+        public func finish(onPhase: (@Sendable (PhaseEvent) -> Void)? = nil) async -> AgentResponse {
+            for await event in phases { onPhase?(event) }
+            return await response.value
+        }
     }
 
     /// Hands the response from the task to the waiting thread (written before `signal`, read after `wait`).

@@ -77,7 +77,7 @@ struct Executor {
         return .success(input)
     }
 
-    /// Calls the intent on a Dispatch thread (the invoker blocks), reporting progress as phases.
+    /// Calls the intent (the task suspends while the skill works), reporting progress as phases.
     func execute(_ step: PlanStep, input: JSONObject, total: Int, view: ContextView) async -> StepRecord {
         let start = phases.elapsedMs
         let progress = Mutex<[JSON]>([])
@@ -101,17 +101,12 @@ struct Executor {
         let request = call
         let host = self.host
         let confirm = self.confirm
-        let outcome = await withCheckedContinuation { (k: CheckedContinuation<Result<InvokeSuccess, SkillError>, Never>) in
-            DispatchQueue.global().async {
-                var outcome = host.invoke(request)
-                // Refused until a person says yes: ask once, then call again confirmed (the first call never ran).
-                if case .failure(let e) = outcome, e.needsConfirmation, let confirm, confirm(intent, e.skillID ?? skill) {
-                    var confirmed = request
-                    confirmed.confirmed = true
-                    outcome = host.invoke(confirmed)
-                }
-                k.resume(returning: outcome)
-            }
+        var outcome = await host.invoke(request)
+        // Refused until a person says yes: ask once, then call again confirmed (the first call never ran).
+        if case .failure(let e) = outcome, e.needsConfirmation, let confirm, confirm(intent, e.skillID ?? skill) {
+            var confirmed = request
+            confirmed.confirmed = true
+            outcome = await host.invoke(confirmed)
         }
         let end = phases.elapsedMs
         switch outcome {

@@ -19,11 +19,19 @@ struct IdempotencyStore: Sendable {
     }
 
     /// Runs `call` once per key and fingerprint within the window; see the type's comment.
-    func run(key: String, intent: String, input: JSON, _ call: () -> Result<InvokeSuccess, SkillError>) -> Result<InvokeSuccess, SkillError> {
-        let file = StateFile(path: dir + "/" + SHA256.hex(of: Array(key.utf8)) + ".json")
+    func run(key: String, intent: String, input: JSON, _ call: () async -> Result<InvokeSuccess, SkillError>) async -> Result<InvokeSuccess, SkillError> {
+        let hashed = SHA256.hex(of: Array(key.utf8))
+        let file = StateFile(path: dir + "/" + hashed + ".json")
         let fingerprint = SHA256.hex(of: Array((intent + "\n" + Self.canonical(input).serialized).utf8))
+        // Calls with one key in this process queue here, as suspended tasks; the flock below then only
+        // ever waits for another process.
+        let stripe = Self.stripes[Int(hashed.utf8.first! % UInt8(Self.stripes.count))]
+        _ = await stripe.enter(until: .distantFuture)
+        defer { stripe.leave() }
         let now = RateLimiter.now()  // sub-second: a whole-second clock would end a window up to 1 s early
-        return file.locked {
+        let lock = file.lock()
+        defer { file.unlock(lock) }
+        do {
             if let bytes = file.read(), let r = try? JSON.parse(bytes), let at = r["at"]?.doubleValue, now - at < Double(windowSeconds) {
                 guard r["fingerprint"]?.stringValue == fingerprint, let s = Self.success(r["response"]) else {
                     return .failure(SkillError(.invalidInput, "idempotency key \"\(key)\" was already used at \(TimeText.rfc3339(Int(at))) for another call (\(r["intent"]?.stringValue ?? "?") with other input); a key may only repeat the same call",
@@ -31,7 +39,7 @@ struct IdempotencyStore: Sendable {
                 }
                 return .success(s)
             }
-            let outcome = call()
+            let outcome = await call()
             if case .success(let s) = outcome {
                 let record = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
                                                      ("at", .double(now)), ("response", s.json)]))
@@ -43,6 +51,9 @@ struct IdempotencyStore: Sendable {
             return outcome
         }
     }
+
+    /// In-process queues for keys (by the first byte of the key's hash, so one key always meets itself).
+    private static let stripes = (0..<16).map { _ in AsyncGate() }
 
     /// The stored `invoke --json` response as a success, marked replayed.
     static func success(_ j: JSON?) -> InvokeSuccess? {

@@ -57,6 +57,9 @@ public struct SkillError: Error, Sendable, CustomStringConvertible {
     /// For `denied` by "destructive.confirm": a person may confirm, and the surface call again with
     /// `InvokeRequest.confirmed`.
     public var needsConfirmation = false
+    /// The host, not the skill, caused this failure (e.g. a worker refused a frame the host sent):
+    /// it is never counted against the skill's health.
+    var causedByHost = false
 
     public init(_ kind: ErrorKind, _ message: String, hint: String? = nil, skillID: String? = nil) {
         self.kind = kind

@@ -32,7 +32,8 @@ final class CallTicket: @unchecked Sendable {
     private let state = Mutex<(state: State, outcome: RawCompletion?)>((.running, nil))
     /// Counts down "invoke returned" and "completed"; `onFinish` runs when both happened.
     private let pendingEvents = Atomic<Int>(2)
-    private let done = DispatchSemaphore(value: 0)
+    /// The completion, for the task that awaits it (resolved by `complete`, expired by `abandon`).
+    private let outcomeArrived = Pending<RawCompletion>()
     let cancelled = Atomic<Bool>(false)
     /// When the host stops waiting (for `time_left_ms`).
     let deadline: CallDeadline
@@ -90,7 +91,7 @@ final class CallTicket: @unchecked Sendable {
         }
         switch previous {
         case .running:
-            done.signal()
+            outcomeArrived.resolve(outcome)
             eventHappened()
             retire()
         case .abandoned:
@@ -109,12 +110,11 @@ final class CallTicket: @unchecked Sendable {
         if pendingEvents.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { onFinish?() }
     }
 
-    /// Waits for the completion until `deadline`. On timeout the call is marked abandoned and
-    /// cancelled (the skill can see it through is_cancelled) and nil is returned.
-    func wait(until deadline: DispatchTime) -> RawCompletion? {
-        if done.wait(timeout: deadline) == .success {
-            return state.withLock { $0.outcome }
-        }
+    /// Awaits the completion until `deadline` (a skill that completed inside invoke() costs no
+    /// suspension). On timeout the call is marked abandoned and cancelled (the skill can see it
+    /// through is_cancelled) and nil is returned.
+    func wait(until deadline: DispatchTime) async -> RawCompletion? {
+        if let outcome = await outcomeArrived.wait(until: deadline) { return outcome }
         return abandon()
     }
 
@@ -129,7 +129,7 @@ final class CallTicket: @unchecked Sendable {
             if s.state == .running { s.state = .abandoned; return nil }
             return s.outcome  // completed between the timeout and the lock
         }
-        if outcome == nil { done.signal() }  // wake a waiter in `wait`, which then finds no outcome
+        if outcome == nil { outcomeArrived.expire() }  // end a wait in `wait`, which then finds no outcome
         return outcome
     }
 

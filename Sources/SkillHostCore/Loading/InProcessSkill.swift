@@ -15,14 +15,17 @@ import Synchronization
 final class InProcessSkill: SkillRuntime, @unchecked Sendable {
     let id: String
     let skill: UnsafePointer<skh_skill>
-    private let serial: DispatchSemaphore?
+    private let serial: AsyncGate?
+    /// The health probe still inside the skill, if one is: health is [serialized], so a new probe
+    /// awaits that one's answer instead of calling health() again (see `health`).
+    private let probeRunning = Mutex<Broadcast<(Int32, String?)>?>(nil)
 
     private static let loaded = Mutex<[String: InProcessSkill]>([:])
 
     private init(id: String, skill: UnsafePointer<skh_skill>) {
         self.id = id
         self.skill = skill
-        serial = skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0 ? nil : DispatchSemaphore(value: 1)
+        serial = skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0 ? nil : AsyncGate()
     }
 
     /// Loads `scanned` into this process (once), checks that it is still the skill the scan saw, and
@@ -82,16 +85,19 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-                cancellation: Cancellation?, view: ContextView?) -> Result<RawCompletion, SkillError> {
-        if let serial, serial.wait(timeout: deadline) == .timedOut {
+                cancellation: Cancellation?, view: ContextView?) async -> Result<RawCompletion, SkillError> {
+        if let serial, !(await serial.enter(until: deadline, cancellation: cancellation)) {
+            if cancellation?.isCancelled == true {
+                return .failure(SkillError(.cancelled, "\(intent) was cancelled while waiting for skill \(id) to finish an earlier call", skillID: id))
+            }
             return .failure(SkillError(.timeout, "skill \(id) is busy with an earlier call that has not completed, and the deadline passed while waiting", skillID: id))
         }
         guard let invokeFn = skill.pointee.invoke else {
-            serial?.signal()
+            serial?.leave()
             return .failure(SkillError(.loadFailed, "skill \(id) has no invoke function", skillID: id))
         }
         var finish: (@Sendable () -> Void)? = nil
-        if let slot = serial { finish = { slot.signal() } }
+        if let gate = serial { finish = { gate.leave() } }
         let ticket = CallTicket(skillID: id, intent: intent, input: input, context: context, deadline: CallDeadline(deadline), view: view,
                                 host: HostServices.table,
                                 onProgress: progress, onFinish: finish)
@@ -99,11 +105,11 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         // host stops waiting (the call stays valid until the skill completes, as for a deadline).
         cancellation?.onCancel {
             ticket.requestCancel()
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Cancellation.graceMs)) { _ = ticket.abandon() }
+            HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { _ = ticket.abandon() }
         }
         invokeFn(ticket.call)
         ticket.invokeReturned()
-        guard let outcome = ticket.wait(until: deadline) else {
+        guard let outcome = await ticket.wait(until: deadline) else {
             if cancellation?.isCancelled == true {
                 return .failure(SkillError(.cancelled, "\(intent) was cancelled; skill \(id) did not stop within \(Cancellation.graceMs) ms, so the host stopped waiting for it", skillID: id))
             }
@@ -112,36 +118,47 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         return .success(outcome)
     }
 
-    func health(context: String, deadline: DispatchTime) -> HealthProbe {
+    /// Runs the skill's health() on a thread of its own (it may block; a pool thread must not) and
+    /// awaits its answer until `deadline`. A probe that overran its deadline is still inside the
+    /// skill: the next probe awaits that same answer rather than calling health() again, because the
+    /// header promises health is [serialized] with itself.
+    func health(context: String, deadline: DispatchTime) async -> HealthProbe {
         guard let fn = skill.pointee.health else { return HealthProbe(status: .ok, message: "no health check declared") }
-        let box = HealthBox()
-        let done = DispatchSemaphore(value: 0)
-        let release = skill.pointee.release
         let start = DispatchTime.now()
-        // A thread of its own, not a Dispatch pool thread: health() may block (the header allows it), and
-        // while probes block pool threads Dispatch waits about a second before adding more.
-        let started = startDetachedThread {
-            var detail: UnsafeMutablePointer<CChar>? = nil
-            let rc = context.withCString { fn(HostServices.table, $0, &detail) }
-            var text: String? = nil
-            if let d = detail {
-                text = String(cString: d)
-                release?(d)
-            }
-            box.set(rc, text)
-            done.signal()
+        let answer = Broadcast<(Int32, String?)>()
+        let running = probeRunning.withLock { r -> Broadcast<(Int32, String?)>? in
+            if let r, !r.isSettled { return r }
+            r = answer
+            return nil
         }
-        guard started else { return HealthProbe(status: .unavailable, message: "cannot start a thread for the health check") }
-        guard done.wait(timeout: deadline) == .success, let (rc, text) = box.get() else {
-            return HealthProbe(status: .unavailable, message: "health check did not answer before the deadline")
+        let awaited: Broadcast<(Int32, String?)>
+        if let running {
+            awaited = running
+        } else {
+            awaited = answer
+            let release = skill.pointee.release
+            let started = startDetachedThread { [self] in
+                var detail: UnsafeMutablePointer<CChar>? = nil
+                let rc = context.withCString { fn(HostServices.table, $0, &detail) }
+                var text: String? = nil
+                if let d = detail {
+                    text = String(cString: d)
+                    release?(d)
+                }
+                answer.resolve((rc, text))
+                probeRunning.withLock { r in if r === answer { r = nil } }
+            }
+            guard started else {
+                probeRunning.withLock { $0 = nil }
+                return HealthProbe(status: .unavailable, message: "cannot start a thread for the health check")
+            }
+        }
+        guard let (rc, text) = await awaited.wait(until: deadline) else {
+            return HealthProbe(status: .unavailable, message: running == nil
+                ? "health check did not answer before the deadline"
+                : "an earlier health check is still running inside the skill and did not answer before the deadline")
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
         return HealthProbe(skillStatus: rc, detail: text.flatMap { try? JSON.parse($0) }, elapsedMs: elapsed)
     }
-}
-
-private final class HealthBox: Sendable {
-    private let value = Mutex<(Int32, String?)?>(nil)
-    func set(_ rc: Int32, _ text: String?) { value.withLock { $0 = (rc, text) } }
-    func get() -> (Int32, String?)? { value.withLock { $0 } }
 }

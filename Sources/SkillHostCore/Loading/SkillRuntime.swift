@@ -7,7 +7,9 @@ import SkillABI
 ///
 /// Contract for implementers: `invoke` never throws for a skill's failure — every outcome, including
 /// a deadline passing, comes back as a `RawCompletion` or a `SkillError`; it is safe to call from any
-/// thread; it honours `deadline` even if the skill never completes.
+/// task; it returns by `deadline` even if the skill never completes; and it never blocks a thread
+/// while the call is in flight (it suspends; the answer resumes it), so a thousand calls in flight
+/// cost memory, not threads.
 protocol SkillRuntime: Sendable {
     /// `cancellation`, when the caller cancels, tells the skill and, after `Cancellation.graceMs`
     /// without a completion, ends the call with `cancelled`.
@@ -15,10 +17,10 @@ protocol SkillRuntime: Sendable {
     /// by the caller, e.g. the agent engine's request context); keys it lacks come from the shared store.
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-                cancellation: Cancellation?, view: ContextView?) -> Result<RawCompletion, SkillError>
+                cancellation: Cancellation?, view: ContextView?) async -> Result<RawCompletion, SkillError>
 
-    /// Asks the skill whether it can serve now, with the context a call would get. Blocks up to `deadline`.
-    func health(context: String, deadline: DispatchTime) -> HealthProbe
+    /// Asks the skill whether it can serve now, with the context a call would get; answers by `deadline`.
+    func health(context: String, deadline: DispatchTime) async -> HealthProbe
 
     /// Releases what the runtime holds outside the host process (a worker). Blocks briefly.
     func shutdown()
@@ -29,8 +31,8 @@ extension SkillRuntime {
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-                cancellation: Cancellation?) -> Result<RawCompletion, SkillError> {
-        invoke(intent: intent, input: input, context: context, deadline: deadline, progress: progress, cancellation: cancellation, view: nil)
+                cancellation: Cancellation?) async -> Result<RawCompletion, SkillError> {
+        await invoke(intent: intent, input: input, context: context, deadline: deadline, progress: progress, cancellation: cancellation, view: nil)
     }
 }
 

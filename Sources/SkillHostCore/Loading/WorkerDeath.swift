@@ -99,6 +99,13 @@ struct WorkerDeath: Sendable {
             let outside = s == SIGKILL || s == SIGTERM ? " (not by skillhost: by another process, or the kernel's out-of-memory killer)" : ""
             return SkillError(.crashed, "skill \(id) crashed\(during): its worker process \(how)\(outside)\(wrote)", hint: vendorHint, skillID: id)
         }
+        // skillhost-worker's WorkerExit.hostProtocolBroken: the host sent what the worker cannot read.
+        if signal == nil && exitCode == 5 && lastLines.contains(where: { $0.hasPrefix("skillhost-worker: the host sent") }) {
+            var e = SkillError(.internal, "skill \(id)'s worker could not read what this host sent it\(during) (a host bug, not the skill's)\(wrote)",
+                               hint: "report it to skillhost's maintainers with this message; the skill's health is not affected", skillID: id)
+            e.causedByHost = true
+            return e
+        }
         // skillhost-worker's WorkerExit.channelTakenAway, with the line it writes before it exits.
         if signal == nil && exitCode == 6 && lastLines.contains(where: { $0.hasPrefix("skillhost-worker: file descriptor 3") }) {
             return SkillError(.crashed, "skill \(id)'s worker lost its channel to the host\(during): skill code closed file descriptor 3",

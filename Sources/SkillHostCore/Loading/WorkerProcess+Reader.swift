@@ -123,71 +123,102 @@ extension WorkerProcess {
         if calls.isEmpty && probes.isEmpty && death.isUnexpected && death.wasReady {
             HostLog.warning(death.error(skill: skill, intent: nil, settings: settings).message + " (while idle; a new worker starts with the next call)")
         }
-        readySignal.signal()
+        readiness.open()
         endSignal.signal()
     }
 
     // MARK: - Frames from the worker
 
     /// Routes one frame; returns a description of the problem if it is not the protocol.
+    /// The frame is scanned in place (`JSONScan`, the worker's own reader): only values the host keeps
+    /// (a result, a health detail, a context value) become `JSON` trees.
     private func handle(_ frame: [UInt8]) -> String? {
-        guard let j = try? JSON.parse(frame), case .object(let o) = j, let op = o["op"]?.stringValue else {
-            let shown = String(decoding: frame.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
-            return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
+        frame.withUnsafeBufferPointer { b -> String? in
+            guard let f = Fields(b), let opName = f.string("op") else {
+                let shown = String(decoding: frame.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+                return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
+            }
+            return handle(f, opName)
         }
+    }
+
+    private func handle(_ f: Fields, _ opName: String) -> String? {
+        guard let op = WireOp(rawValue: opName) else { return nil }  // a newer worker's operation: ignored
         let ready = state.withLock { $0.ready }
-        if !ready && op != "hello" && op != "load_failed" && op != "log" {
-            return "it sent \"\(op)\" before \"hello\""
+        if !ready && op != .hello && op != .loadFailed && op != .log {
+            return "it sent \"\(opName)\" before \"hello\""
         }
-        let id = o["id"]?.intValue.map { UInt64(bitPattern: $0) } ?? 0
+        let id = f.int("id").map { UInt64(bitPattern: $0) } ?? 0
         switch op {
-        case "hello":
-            guard o["protocol"]?.intValue == Int64(WireProtocol.version) else {
-                return "it speaks protocol \(o["protocol"]?.serialized ?? "?"), this host \(WireProtocol.version) (skillhost-worker is from another build; reinstall so both come from one)"
+        case .hello:
+            guard f.int("protocol") == Int64(WireProtocol.version) else {
+                return "it speaks protocol \(f.raw("protocol") ?? "?"), this host \(WireProtocol.version) (skillhost-worker is from another build; reinstall so both come from one)"
             }
             state.withLock { $0.ready = true }
-            if let problems = o["limitProblems"]?.arrayValue, !problems.isEmpty {
+            if let problems = f.json("limitProblems")?.arrayValue, !problems.isEmpty {
                 HostLog.warning("skill \(skill.id)'s worker could not apply every limit: " + problems.compactMap(\.stringValue).joined(separator: "; "))
             }
-            readySignal.signal()
-        case "load_failed":
-            let kind = o["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)) ?? .loadFailed
-            let message = o["message"]?.stringValue ?? "the worker could not load the skill"
+            readiness.open()
+        case .loadFailed:
+            let kind = f.string("kind").flatMap(ErrorKind.init(rawValue:)) ?? .loadFailed
+            let message = f.string("message") ?? "the worker could not load the skill"
             state.withLock { $0.loadError = SkillError(kind, message, hint: kind == .incompatible ? "run the command again; the folder will be rescanned" : nil, skillID: skill.id) }
-            readySignal.signal()
-        case "complete":
-            guard let status = o["status"]?.intValue else { return "it sent a \"complete\" without a status" }
+            readiness.open()
+        case .complete:
+            guard let status = f.int("status") else { return "it sent a \"complete\" without a status" }
             let completion: RawCompletion
-            if let r = o["result"] {
-                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: nil, message: o["message"]?.stringValue, parsedResult: r)
+            if f.has("result") {
+                guard let r = f.json("result") else { return "it sent a \"complete\" whose result is not JSON" }
+                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: nil, message: f.string("message"), parsedResult: r)
             } else {
-                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: o["resultText"]?.stringValue.map { Array($0.utf8) },
-                                           message: o["message"]?.stringValue)
+                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: f.string("resultText").map { Array($0.utf8) },
+                                           message: f.string("message"))
             }
             if let w = state.withLock({ $0.calls.removeValue(forKey: id) }) {
                 w.resolve(.success(completion))
             } else {
                 HostLog.warning("skill \(skill.id) completed a call after the host stopped waiting; the late result was dropped")
             }
-        case "progress":
+        case .progress:
             guard let w = state.withLock({ $0.calls[id] }) else { return nil }
-            w.progress?(UInt32(clamping: o["step"]?.intValue ?? 0), UInt32(clamping: o["total"]?.intValue ?? 0), o["message"]?.stringValue)
-        case "log":
-            if o["event"]?.stringValue == "complete_twice" { events.recordCompletedTwice(intent: o["intent"]?.stringValue ?? "?") }
-            SkillLog.shared.write(skill: skill.id, level: Int32(clamping: o["level"]?.intValue ?? 1), o["message"]?.stringValue ?? "")
-        case "health":
-            let answer = WorkerHealthAnswer(status: Int32(truncatingIfNeeded: o["status"]?.intValue ?? Int64(SKH_HEALTH_UNAVAILABLE)),
-                                            declared: o["declared"]?.boolValue ?? true,
-                                            detail: o["detail"].flatMap { $0 == .null ? nil : $0 })
+            w.progress?(UInt32(clamping: f.int("step") ?? 0), UInt32(clamping: f.int("total") ?? 0), f.string("message"))
+        case .log:
+            if f.string("event") == "complete_twice" { events.recordCompletedTwice(intent: f.string("intent") ?? "?") }
+            SkillLog.shared.write(skill: skill.id, level: Int32(clamping: f.int("level") ?? 1), f.string("message") ?? "")
+        case .health:
+            let answer = WorkerHealthAnswer(status: Int32(truncatingIfNeeded: f.int("status") ?? Int64(SKH_HEALTH_UNAVAILABLE)),
+                                            declared: f.raw("declared") != "false",
+                                            detail: f.json("detail").flatMap { $0 == .null ? nil : $0 })
             state.withLock { $0.probes.removeValue(forKey: id) }?.resolve(.success(answer))
-        case "context_set":
-            guard let key = o["key"]?.stringValue, let value = o["value"] else { return "it sent a \"context_set\" without key or value" }
-            var bytes: [UInt8] = []
-            value.write(to: &bytes)
-            ContextStore.shared.set(key, bytes)
-        default:
-            break  // a newer worker's frame: ignored
+        case .contextSet:
+            guard let key = f.string("key"), let value = f.bytes("value") else { return "it sent a \"context_set\" without key or value" }
+            ContextStore.shared.set(key, value)
+        case .invoke, .cancel, .shutdown:
+            return "it sent \"\(opName)\", an operation only the host sends"
         }
         return nil
+    }
+}
+
+/// The members of one frame from a worker, found in place (`JSONScan.members`), read on demand.
+private struct Fields {
+    let frame: UnsafeBufferPointer<UInt8>
+    let members: [(key: String, value: Range<Int>)]
+
+    init?(_ frame: UnsafeBufferPointer<UInt8>) {
+        guard let m = JSONScan.members(frame) else { return nil }
+        (self.frame, members) = (frame, m)
+    }
+
+    private func range(_ key: String) -> Range<Int>? { members.first { $0.key == key }?.value }
+    func has(_ key: String) -> Bool { range(key) != nil }
+    func string(_ key: String) -> String? { range(key).flatMap { JSONScan.string(frame, $0) } }
+    func int(_ key: String) -> Int64? { range(key).flatMap { JSONScan.int(frame, $0) } }
+    /// The value's JSON text (e.g. `true`).
+    func raw(_ key: String) -> String? { range(key).map { String(decoding: UnsafeBufferPointer(rebasing: frame[$0]), as: UTF8.self) } }
+    func bytes(_ key: String) -> [UInt8]? { range(key).map { Array(frame[$0]) } }
+    /// The value as a `JSON` tree (nil when absent; a scanned value always parses).
+    func json(_ key: String) -> JSON? {
+        range(key).flatMap { try? JSON.parse(UnsafeBufferPointer(rebasing: frame[$0]), maxDepth: JSONLimits.frameDepth) }
     }
 }

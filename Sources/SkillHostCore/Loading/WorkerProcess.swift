@@ -14,7 +14,8 @@ import Synchronization
 ///            descriptors, and tells the owner (`onEnd`).
 ///   watcher  waits for the process to end without reaping it (waitid WNOWAIT), kills what is left of
 ///            its process group (anything the skill forked), reaps it (no zombie) and wakes the reader.
-/// Callers (any thread) send frames under `sendLock` and wait on `WorkerWaiter`s with their deadline.
+/// Callers (tasks, any thread) send frames under `sendLock` and await `WorkerWaiter`s with their
+/// deadline: no thread is held per call in flight; the reader resumes the waiting task.
 ///
 /// Ownership: a `WorkerRuntime` owns the current process; `LiveWorkers` holds every process that has
 /// not ended, so that the host can stop them all when it exits. The descriptors are closed by the
@@ -50,8 +51,8 @@ final class WorkerProcess: Sendable {
     let wake: (read: Int32, write: Int32)
     let state = Mutex(State())
     let sendLock = Mutex(SendState())
-    /// Signalled (and passed on by each waiter) at hello, at a load failure, and at the end.
-    let readySignal = DispatchSemaphore(value: 0)
+    /// Opens at hello, at a load failure, and at the end.
+    let readiness = Latch()
     let exitSignal = DispatchSemaphore(value: 0)
     /// Signalled (and passed on) once the finalizer is done.
     let endSignal = DispatchSemaphore(value: 0)
@@ -91,6 +92,7 @@ final class WorkerProcess: Sendable {
         if settings.memoryLimitMB > 0 { args += ["--memory-mb", String(settings.memoryLimitMB)] }
         if settings.openFiles > 0 { args += ["--open-files", String(settings.openFiles)] }
         if settings.cpuSecondsPerCall > 0 { args += ["--cpu-seconds", String(settings.cpuSecondsPerCall)] }
+        if settings.parallelInvokes { args.append("--parallel-invokes") }
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1))
@@ -118,8 +120,8 @@ final class WorkerProcess: Sendable {
 
     /// Waits until the worker has loaded its skill (hello). Returns nil when it is ready, else why not:
     /// its load failure, its death, or (deadline passed) a timeout, after which the worker is stopped.
-    func waitReady(until deadline: DispatchTime, intent: String?) -> SkillError? {
-        if readySignal.wait(timeout: deadline) == .success { readySignal.signal() }
+    func waitReady(until deadline: DispatchTime, intent: String?) async -> SkillError? {
+        _ = await readiness.wait(until: deadline)
         let (ready, loadError, death) = state.withLock { ($0.ready, $0.loadError, $0.death) }
         if let loadError { return loadError }
         if let death { return death.error(skill: skill, intent: intent, settings: settings) }
@@ -149,7 +151,7 @@ final class WorkerProcess: Sendable {
     /// has not completed `Cancellation.graceMs` later gets its worker stopped, and the call ends `cancelled`.
     func call(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
               progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-              cancellation: Cancellation? = nil, view: ContextView? = nil) -> Result<RawCompletion, SkillError>? {
+              cancellation: Cancellation? = nil, view: ContextView? = nil) async -> Result<RawCompletion, SkillError>? {
         let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress)
         let id: UInt64
         switch register(waiter, in: \.calls) {
@@ -157,82 +159,72 @@ final class WorkerProcess: Sendable {
         case .success(let i): id = i
         }
         output.callStarted()
-        var f: [UInt8] = [0, 0, 0, 0]
-        f.reserveCapacity(input.count + context.utf8.count + intent.utf8.count + 96)
-        f.append(contentsOf: #"{"op":"invoke","id":"#.utf8)
-        f.append(contentsOf: String(id).utf8)
-        f.append(contentsOf: #","intent":"#.utf8)
-        f.append(contentsOf: JSON.quote(intent).utf8)
-        f.append(contentsOf: #","input":"#.utf8)
-        f.append(contentsOf: input)
-        f.append(contentsOf: #","context":"#.utf8)
-        f.append(contentsOf: context.utf8)
-        f.append(contentsOf: #","deadlineMs":"#.utf8)
-        f.append(contentsOf: String(CallDeadline(deadline).millisecondsLeft).utf8)
+        var f = Line.frame(.invoke)
+        f.bytes.reserveCapacity(input.count + context.utf8.count + intent.utf8.count + 96)
+        f.key("id"); f.number(id)
+        f.key("intent"); f.quoted(intent)
+        f.key("input"); f.rawJSON(input)
+        f.key("context"); f.bytes.append(contentsOf: context.utf8)
+        f.key("deadlineMs"); f.number(CallDeadline(deadline).millisecondsLeft)
         if let view {
-            f.append(contentsOf: #","view":{"#.utf8)
+            f.key("view"); f.raw("{")
             for (i, (k, v)) in view.sorted(by: { $0.key < $1.key }).enumerated() {
-                if i > 0 { f.append(UInt8(ascii: ",")) }
-                f.append(contentsOf: JSON.quote(k).utf8)
-                f.append(UInt8(ascii: ":"))
-                f.append(contentsOf: v)
+                if i > 0 { f.raw(",") }
+                f.quoted(k)
+                f.raw(":")
+                f.rawJSON(v)
             }
-            f.append(UInt8(ascii: "}"))
+            f.raw("}")
         }
         // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
         _ = send(f, withStore: true)
         cancellation?.onCancel { [self] in
-            var c: [UInt8] = [0, 0, 0, 0]
-            c.append(contentsOf: #"{"op":"cancel","id":"#.utf8)
-            c.append(contentsOf: String(id).utf8)
+            var c = Line.frame(.cancel)
+            c.key("id"); c.number(id)
             _ = send(c, withStore: false)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Cancellation.graceMs)) { [self] in
+            HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
                 let stopped = waiter.resolve(.failure(SkillError(
                     .cancelled, "\(intent) was cancelled; skill \(skill.id) did not stop within \(Cancellation.graceMs) ms, so its worker was stopped",
                     hint: "the next call starts a new worker; a skill should check is_cancelled during long work", skillID: skill.id)))
                 if stopped { terminate(.cancelled(intent: intent)) }
             }
         }
-        if let outcome = waiter.wait(until: deadline) { return outcome }
+        if let outcome = await waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.calls.removeValue(forKey: id) }
-        return waiter.wait(until: .now())
+        return nil
     }
 
     /// Asks the skill's health function, waiting until `deadline`; nil when no answer came in time
     /// (the worker is left running: health is [serialized] and may block, the next probe queues behind).
-    func health(context: String, deadline: DispatchTime) -> Result<WorkerHealthAnswer, SkillError>? {
+    func health(context: String, deadline: DispatchTime) async -> Result<WorkerHealthAnswer, SkillError>? {
         let waiter = WorkerWaiter<WorkerHealthAnswer>(intent: nil)
         let id: UInt64
         switch register(waiter, in: \.probes) {
         case .failure(let e): return .failure(e)
         case .success(let i): id = i
         }
-        var f: [UInt8] = [0, 0, 0, 0]
-        f.append(contentsOf: #"{"op":"health","id":"#.utf8)
-        f.append(contentsOf: String(id).utf8)
-        f.append(contentsOf: #","context":"#.utf8)
-        f.append(contentsOf: context.utf8)
+        var f = Line.frame(.health)
+        f.key("id"); f.number(id)
+        f.key("context"); f.bytes.append(contentsOf: context.utf8)
         _ = send(f, withStore: false)
-        if let outcome = waiter.wait(until: deadline) { return outcome }
+        if let outcome = await waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.probes.removeValue(forKey: id) }
-        return waiter.wait(until: .now())
+        return nil
     }
 
-    /// Closes the frame started in `bytes` (4 placeholder bytes, then an unclosed object), adds the
-    /// context store if it changed since the last frame that carried it, and writes it.
+    /// Closes `frame` (started with `Line.frame`), adds the context store if it changed since the
+    /// last frame that carried it, and writes it.
     /// False if the channel is closed or the write failed (EPIPE: the worker is gone).
-    private func send(_ bytes: [UInt8], withStore: Bool) -> Bool {
-        var frame = bytes
+    private func send(_ frame: consuming Line, withStore: Bool) -> Bool {
+        var frame = frame
         return sendLock.withLock { s -> Bool in
             guard !s.closed else { return false }
             if withStore, let (version, store) = ContextStore.shared.snapshot(ifNewerThan: s.storeVersion) {
-                frame.append(contentsOf: #","store":"#.utf8)
-                frame.append(contentsOf: store)
+                frame.key("store"); frame.rawJSON(store)
                 s.storeVersion = version
             }
-            frame.append(UInt8(ascii: "}"))
-            Frame.sealInPlace(&frame)
-            return frame.withUnsafeBytes { buf -> Bool in
+            let bytes = frame.sealed()
+            return bytes.withUnsafeBytes { buf -> Bool in
                 var off = 0
                 while off < buf.count {
                     let n = Glibc.send(socket, buf.baseAddress! + off, buf.count - off, Int32(MSG_NOSIGNAL))
@@ -263,9 +255,7 @@ final class WorkerProcess: Sendable {
             return true
         }
         guard sent else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(settings.killGraceMs)) { [self] in
-            signalGroup(SIGKILL)
-        }
+        HostTimers.shared.schedule(afterMs: settings.killGraceMs) { [self] in signalGroup(SIGKILL) }
     }
 
     /// Sends `sig` to the worker's process group, unless the worker has been reaped.
@@ -276,9 +266,7 @@ final class WorkerProcess: Sendable {
     /// Asks the worker to exit (a `shutdown` frame: it lets running invoke() functions return, briefly).
     func beginStop() {
         state.withLock { s in if s.cause == nil { s.cause = .shutdown } }
-        var f: [UInt8] = [0, 0, 0, 0]
-        f.append(contentsOf: #"{"op":"shutdown""#.utf8)
-        _ = send(f, withStore: false)
+        _ = send(Line.frame(.shutdown), withStore: false)
     }
 
     /// Waits until the finalizer is done; false if `deadline` passed first.

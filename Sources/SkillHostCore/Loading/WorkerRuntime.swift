@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// - The worker starts on the first call (or health probe) and serves every later one.
 /// - A skill without SKH_SKILL_THREAD_SAFE gets one call at a time (a caller waits for the previous
-///   call, up to its own deadline); a thread-safe skill may have many calls in flight in one worker.
+///   call, up to its own deadline, in an `AsyncGate`: a suspended task, not a parked thread); a
+///   thread-safe skill may have many calls in flight in one worker.
 /// - A call that overruns its deadline ends with `timeout`, and the worker is stopped (SIGTERM, then
 ///   SIGKILL after `WorkerSettings.killGraceMs`); the next call starts a new one.
 /// - A worker that dies (crash, exit, memory or CPU limit, broken protocol) fails the calls it had in
@@ -16,14 +17,14 @@ import Synchronization
 ///   after a successful call. If the backoff ends after a call's deadline, the call fails at once
 ///   with `unavailable`.
 /// Policy and validation are not here: the `Invoker` decides what may be called; this only runs calls.
-/// Thread-safe.
+/// Thread-safe; every wait is a suspended task (see `Pending`), so calls in flight cost memory, not threads.
 final class WorkerRuntime: SkillRuntime {
     let skill: RegisteredSkill
     let workerPath: String
     let settings: WorkerSettings
     /// What its workers reported beyond completions (second completions), across restarts.
     let events = WorkerEvents()
-    private let serial: DispatchSemaphore?
+    private let serial: AsyncGate?
 
     private struct State {
         var worker: WorkerProcess?
@@ -38,22 +39,25 @@ final class WorkerRuntime: SkillRuntime {
         self.skill = skill
         self.workerPath = workerPath
         self.settings = settings
-        serial = skill.summary.threadSafe ? nil : DispatchSemaphore(value: 1)
+        serial = skill.summary.threadSafe ? nil : AsyncGate()
     }
 
     func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
-                cancellation: Cancellation?, view: ContextView?) -> Result<RawCompletion, SkillError> {
-        if let serial, serial.wait(timeout: deadline) == .timedOut {
+                cancellation: Cancellation?, view: ContextView?) async -> Result<RawCompletion, SkillError> {
+        if let serial, !(await serial.enter(until: deadline, cancellation: cancellation)) {
+            if cancellation?.isCancelled == true {
+                return .failure(SkillError(.cancelled, "\(intent) was cancelled while waiting for skill \(skill.id) to finish an earlier call", skillID: skill.id))
+            }
             return .failure(SkillError(.timeout, "skill \(skill.id) is busy with an earlier call that has not completed, and the deadline passed while waiting", skillID: skill.id))
         }
-        defer { serial?.signal() }
+        defer { serial?.leave() }
         let worker: WorkerProcess
-        switch readyWorker(deadline: deadline, intent: intent) {
+        switch await readyWorker(deadline: deadline, intent: intent) {
         case .failure(let e): return .failure(e)
         case .success(let w): worker = w
         }
-        guard let outcome = worker.call(intent: intent, input: input, context: context, deadline: deadline, progress: progress,
+        guard let outcome = await worker.call(intent: intent, input: input, context: context, deadline: deadline, progress: progress,
                                         cancellation: cancellation, view: view) else {
             worker.terminate(.deadline(intent: intent))
             detach(worker)
@@ -65,14 +69,14 @@ final class WorkerRuntime: SkillRuntime {
         return outcome
     }
 
-    func health(context: String, deadline: DispatchTime) -> HealthProbe {
+    func health(context: String, deadline: DispatchTime) async -> HealthProbe {
         let worker: WorkerProcess
-        switch readyWorker(deadline: deadline, intent: nil) {
+        switch await readyWorker(deadline: deadline, intent: nil) {
         case .failure(let e): return HealthProbe(status: .unavailable, message: e.message)
         case .success(let w): worker = w
         }
         let start = DispatchTime.now()
-        guard let answer = worker.health(context: context, deadline: deadline) else {
+        guard let answer = await worker.health(context: context, deadline: deadline) else {
             return HealthProbe(status: .unavailable, message: "health check did not answer before the deadline")
         }
         switch answer {
@@ -103,13 +107,13 @@ final class WorkerRuntime: SkillRuntime {
     /// not pay for the start. Blocks until it is ready or failed, and returns the failure (eager
     /// workers leave it for the first call; `skillhost validate` reports it).
     @discardableResult
-    func prestart(deadline: DispatchTime) -> SkillError? {
-        if case .failure(let e) = readyWorker(deadline: deadline, intent: nil) { return e }
+    func prestart(deadline: DispatchTime) async -> SkillError? {
+        if case .failure(let e) = await readyWorker(deadline: deadline, intent: nil) { return e }
         return nil
     }
 
     /// The running worker, or a new one once the backoff allows, ready (hello received) before `deadline`.
-    private func readyWorker(deadline: DispatchTime, intent: String?) -> Result<WorkerProcess, SkillError> {
+    private func readyWorker(deadline: DispatchTime, intent: String?) async -> Result<WorkerProcess, SkillError> {
         while true {
             let next = state.withLock { s -> Next in
                 if let w = s.worker, !w.hasEnded { return .use(w) }
@@ -136,10 +140,11 @@ final class WorkerRuntime: SkillRuntime {
                     return .failure(SkillError(.unavailable, "skill \(skill.id)'s worker failed \(failures) times in a row; the next restart is allowed in \(ms) ms, after this call's deadline",
                                                hint: "retry in a moment; if it keeps failing, see the earlier errors (and `skillhost health`)", skillID: skill.id))
                 }
-                let now = DispatchTime.now().uptimeNanoseconds
-                if t > now { usleep(useconds_t(min((t - now) / 1000, 5_000_000))) }
+                if t > DispatchTime.now().uptimeNanoseconds {
+                    _ = await Pending<Void>().wait(until: DispatchTime(uptimeNanoseconds: t))  // sleeps without a thread
+                }
             case .use(let w):
-                if let e = w.waitReady(until: deadline, intent: intent) {
+                if let e = await w.waitReady(until: deadline, intent: intent) {
                     if e.kind == .timeout { detach(w) }
                     return .failure(e)
                 }

@@ -1,3 +1,5 @@
+import SkillWire
+
 /// Where and why a JSON text could not be parsed. `offset` counts bytes from the start.
 public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     public let offset: Int
@@ -7,24 +9,25 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
 
 extension JSON {
     /// Parses one JSON text (RFC 8259). Leading/trailing white space is allowed, anything else after
-    /// the value is an error. Nesting deeper than 512 levels is refused rather than overflowing the stack.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSON {
+    /// the value is an error. Nesting deeper than `maxDepth` levels (`JSONLimits`, the limit both sides
+    /// of the wire share) is refused rather than overflowing the stack.
+    public static func parse(_ text: String, maxDepth: Int = JSONLimits.maxDepth) throws(JSONParseError) -> JSON {
         var text = text
         let result: Result<JSON, JSONParseError> = text.withUTF8 { buf in
-            do throws(JSONParseError) { return .success(try parse(buf)) } catch { return .failure(error) }
+            do throws(JSONParseError) { return .success(try parse(buf, maxDepth: maxDepth)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONLimits.maxDepth) throws(JSONParseError) -> JSON {
         let result: Result<JSON, JSONParseError> = bytes.withUnsafeBufferPointer { buf in
-            do throws(JSONParseError) { return .success(try parse(buf)) } catch { return .failure(error) }
+            do throws(JSONParseError) { return .success(try parse(buf, maxDepth: maxDepth)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
-    public static func parse(_ buf: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSON {
-        var p = JSONParser(buf)
+    public static func parse(_ buf: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.maxDepth) throws(JSONParseError) -> JSON {
+        var p = JSONParser(buf, maxDepth: maxDepth)
         p.skipSpace()
         let v = try p.value(depth: 0)
         p.skipSpace()
@@ -35,8 +38,9 @@ extension JSON {
 
 struct JSONParser {
     let b: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
     var i = 0
-    init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
+    init(_ b: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.maxDepth) { (self.b, self.maxDepth) = (b, maxDepth) }
 
     func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: i, reason: reason) }
 
@@ -57,7 +61,7 @@ struct JSONParser {
     }
 
     mutating func value(depth: Int) throws(JSONParseError) -> JSON {
-        guard depth < 512 else { throw fail("nesting deeper than 512 levels") }
+        guard depth < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
         guard i < b.count else { throw fail("expected a value, found end of input") }
         switch b[i] {
         case UInt8(ascii: "{"): return try object(depth: depth)

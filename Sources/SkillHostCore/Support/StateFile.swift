@@ -17,14 +17,25 @@ struct StateFile: Sendable {
 
     /// Runs `body` holding the exclusive lock of this file (creating its folder when missing).
     func locked<T>(_ body: () -> T) -> T {
+        let lock = lock()
+        defer { unlock(lock) }
+        return body()
+    }
+
+    /// Takes the lock `locked` takes and returns its descriptor (-1 when the lock file cannot be
+    /// opened); `unlock` releases it. For callers that suspend while holding it.
+    func lock() -> Int32 {
         let dir = PathText.directory(of: path)
         if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
         let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if lock >= 0 {
             while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
         }
-        defer { if lock >= 0 { close(lock) } }  // closing releases the lock
-        return body()
+        return lock
+    }
+
+    func unlock(_ lock: Int32) {
+        if lock >= 0 { close(lock) }  // closing releases the lock
     }
 
     /// Replaces the file with `bytes`: a temporary file next to it, then `rename`.

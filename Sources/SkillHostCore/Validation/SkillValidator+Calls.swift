@@ -61,8 +61,11 @@ extension SkillValidator {
     /// `direct` with the input already serialized; counts the call and a missed deadline. Thread-safe.
     func direct(_ intent: String, _ input: [UInt8], context: String) -> Result<RawCompletion, SkillError> {
         callCount.add(1, ordering: .relaxed)
-        let r = runtime.invoke(intent: intent, input: input, context: context, deadline: .now() + .milliseconds(callTimeoutMs),
-                               progress: nil, cancellation: nil)
+        let runtime = self.runtime!, timeout = callTimeoutMs
+        let r = runBlocking {
+            await runtime.invoke(intent: intent, input: input, context: context, deadline: .now() + .milliseconds(timeout),
+                                 progress: nil, cancellation: nil)
+        }
         if case .failure(let e) = r, e.kind == .timeout { missedDeadline(intent) }
         return r
     }
@@ -75,7 +78,9 @@ extension SkillValidator {
     /// host must refuse itself, so no call of the skill is counted).
     func throughHost(_ intent: IntentManifest, _ input: JSON, reachesSkill: Bool = true) -> Result<InvokeSuccess, SkillError> {
         if reachesSkill { callCount.add(1, ordering: .relaxed) }
-        let r = invoker.invoke(InvokeRequest(intent: intent.name, input: input.serialized, caller: Self.caller(for: intent), timeoutMs: callTimeoutMs))
+        let request = InvokeRequest(intent: intent.name, input: input.serialized, caller: Self.caller(for: intent), timeoutMs: callTimeoutMs)
+        let invoker = self.invoker!
+        let r = runBlocking { await invoker.invoke(request) }
         if case .failure(let e) = r, e.kind == .timeout { missedDeadline(intent.name) }
         return r
     }

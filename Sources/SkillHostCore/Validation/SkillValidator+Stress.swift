@@ -120,8 +120,10 @@ extension SkillValidator {
         rounds: for round in 1...Self.concurrencyRounds {
             let answers = Self.concurrently(Self.concurrentCalls) { i in
                 let p = picks[i % picks.count]
-                return runtime.invoke(intent: p.intent, input: p.input, context: p.context,
-                                      deadline: .now() + .milliseconds(timeout), progress: nil, cancellation: nil)
+                return runBlocking {
+                    await runtime.invoke(intent: p.intent, input: p.input, context: p.context,
+                                         deadline: .now() + .milliseconds(timeout), progress: nil, cancellation: nil)
+                }
             }
             callCount.add(answers.count, ordering: .relaxed)
             for (i, r) in answers.enumerated() {

@@ -164,6 +164,7 @@ final class SkillValidator {
         config.skills = [:]
         config.trusted = []
         config.workers.eager = false
+        config.workers.parallelInvokes = true  // exercise a thread-safe claim with overlapping invoke() calls
         config.health.quarantineAfterCrashes = 1 << 30  // validate reports crashes; it never quarantines
         var paths = host.paths
         paths.stateDir = dir + "/state"
@@ -176,7 +177,8 @@ final class SkillValidator {
         }
         runtime = worker
         let start = DispatchTime.now()
-        if let e = worker.prestart(deadline: start + .milliseconds(max(host.scanTimeoutMs, callTimeoutMs))) {
+        let deadline = start + .milliseconds(max(host.scanTimeoutMs, callTimeoutMs))
+        if let e = runBlocking({ await worker.prestart(deadline: deadline) }) {
             add("load", .fail, "the worker process could not serve the skill: \(e.message)" + (e.hint.map { "; fix: \($0)" } ?? "; fix: init must return 0 once the skill can serve (a non-zero return refuses it)"),
                 details: .object(JSONObject([("kind", .string(e.kind.rawValue))])))
             return false
@@ -191,7 +193,8 @@ final class SkillValidator {
         let timeout = host.config.healthTimeoutMs
         let start = DispatchTime.now()
         let pid = runtime.workerPID
-        let probe = runtime.health(context: context(.automation), deadline: start + .milliseconds(timeout))
+        let runtime = self.runtime!, context = context(.automation)
+        let probe = runBlocking { await runtime.health(context: context, deadline: start + .milliseconds(timeout)) }
         let took = Self.milliseconds(since: start)
         var details = JSONObject([("status", .string(probe.status.rawValue)), ("message", .string(probe.message))])
         if let d = probe.detail { details["detail"] = d }

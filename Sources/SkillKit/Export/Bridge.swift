@@ -37,8 +37,10 @@ enum Bridge {
 
     // MARK: invoke
 
-    /// ABI `invoke`: copies intent, input and context out of the call, then runs `execute` on a detached
-    /// task and completes the call exactly once. Returns at once.
+    /// ABI `invoke`: copies intent, input and context out of the call, then runs `execute` as a task
+    /// that starts on this thread (`Task.immediate`): work that never suspends completes before invoke()
+    /// returns, with no hand-off to another thread; at its first suspension the rest continues on the
+    /// concurrency pool and invoke() returns. Completes the call exactly once.
     static func invoke(_ slot: Int, _ call: UnsafePointer<skh_call>?) {
         guard let call else { return }
         let view = CallView(call)
@@ -67,7 +69,7 @@ enum Bridge {
         }
         let input = SkillInput(intent: intent, json: CallView.copy(view.inputJSON, view.inputLength) ?? Array("{}".utf8))
         let contextJSON = CallView.copy(view.contextJSON, view.contextLength) ?? Array("{}".utf8)
-        Task.detached {
+        Task.immediate {
             await run(exported, input: input, contextJSON: contextJSON, session: session)
         }
     }

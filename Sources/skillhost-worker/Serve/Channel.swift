@@ -16,9 +16,7 @@ final class Channel: Sendable {
 
     /// Seals `frame` (built with `Line.frame`) with its length and writes it.
     func send(_ frame: consuming Line) {
-        var bytes = frame.bytes
-        bytes.append(UInt8(ascii: "}"))
-        Frame.sealInPlace(&bytes)
+        let bytes = frame.sealed()
         lock.withLock { _ in
             bytes.withUnsafeBytes { buf in
                 var off = 0
@@ -61,39 +59,4 @@ func channelTakenAway() -> Never {
 func hostGone() -> Never {
     if getpgrp() == getpid() { kill(0, SIGKILL) }
     _exit(0)
-}
-
-extension Line {
-    /// A frame under construction: 4 bytes for the length (filled in by `Channel.send`), then
-    /// `{"op":"<op>"`. Add members with `key`; `send` closes the object.
-    static func frame(_ op: StaticString) -> Line {
-        var l = Line()
-        l.bytes.reserveCapacity(256)
-        l.bytes.append(contentsOf: [0, 0, 0, 0])
-        l.raw("{\"op\":\"")
-        l.raw(op)
-        l.raw("\"")
-        return l
-    }
-
-    /// Raw JSON bytes, already checked to be one JSON value.
-    mutating func rawJSON(_ u: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: u) }
-
-    /// A C string as a JSON string (invalid UTF-8 repaired with U+FFFD), or null.
-    mutating func text(_ p: UnsafePointer<CChar>?) {
-        guard let p else { return raw("null") }
-        let u = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
-        if u.contains(where: { $0 >= 0x80 }) && String(validating: u, as: UTF8.self) == nil {
-            return quoted(String(decoding: u, as: UTF8.self))
-        }
-        quoted(u)
-    }
-
-    /// `bytes` as a JSON string (invalid UTF-8 repaired).
-    mutating func text(bytes u: UnsafeBufferPointer<UInt8>) {
-        if u.contains(where: { $0 >= 0x80 }) && String(validating: u, as: UTF8.self) == nil {
-            return quoted(String(decoding: u, as: UTF8.self))
-        }
-        quoted(u)
-    }
 }

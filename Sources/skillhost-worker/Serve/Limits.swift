@@ -73,17 +73,27 @@ enum NoNewPrivileges {
     }
 }
 
-/// CPU time per call, with RLIMIT_CPU: when a call starts, the soft limit is set to the CPU seconds the
-/// process has used so far plus the budget (the hard limit stays where it was). A process over its soft
-/// limit gets SIGXCPU, which ends it; the host reports that as a crash naming the budget.
-/// For a serialized skill this is exactly "N CPU seconds per call". Calls of a thread-safe skill share
-/// one process clock, so there it means "N CPU seconds since the latest call started" (a looser bound).
+/// The per-call CPU limit (`--cpu-seconds N`): RLIMIT_CPU's soft limit is kept at "CPU used so far +
+/// N + 1" seconds, so a call stuck in a loop gets SIGXCPU (the host reports it) while normal calls
+/// never reach it. Re-arming costs three system calls, so it happens when a call starts and the last
+/// arming is at least 250 ms old (a coarse clock read from the vDSO decides): a call may thus start
+/// with up to 250 ms × threads less than N + 1 seconds in hand, never with less than N.
+/// Calls of a thread-safe skill share one process clock, so there it means "N CPU seconds since the
+/// latest call started" (a looser bound). A process over its soft limit gets SIGXCPU, which ends it;
+/// the host reports that as a crash naming the budget.
 enum CPUBudget {
     static let seconds = Atomic<Int>(0)
+    /// CLOCK_MONOTONIC_COARSE nanoseconds of the last arming.
+    private static let armedAt = Atomic<Int>(Int.min / 2)
 
     static func callStarts() {
         let budget = seconds.load(ordering: .relaxed)
         guard budget > 0 else { return }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
+        let now = ts.tv_sec * 1_000_000_000 + ts.tv_nsec
+        let last = armedAt.load(ordering: .relaxed)
+        guard now - last >= 250_000_000, armedAt.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return }
         var usage = rusage()
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return }
         let used = Int(usage.ru_utime.tv_sec) + Int(usage.ru_stime.tv_sec) + 1

@@ -4,35 +4,28 @@ import SkillABI
 import SkillWire
 import Synchronization
 
-// `skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N]`
+// `skillhost-worker serve FILE --id ID [--memory-mb N] [--open-files N] [--cpu-seconds N] [--parallel-invokes]`
 //
 // Threads:
 //   main      applies the limits, loads the skill, says hello, then waits forever.
-//   reader    (started first) reads frames from the host; at end-of-file it ends the process at once
-//             (`hostGone`), whatever skill code is doing. It never runs skill code itself.
-//   invoke    a serial queue for a skill without SKH_SKILL_THREAD_SAFE (the next invoke starts after
-//             the previous one returned and completed), else Dispatch's global queue.
-//   health    a serial queue (health is [serialized] with itself).
-//
-// Frames, host → worker:
-//   {"op":"invoke","id":N,"intent":S,"input":{…},"context":{…}[,"store":{key: value…}][,"deadlineMs":N]}
-//     (deadlineMs: milliseconds the host will wait, -1 or absent: no deadline; for time_left_ms)
-//     [,"view":{key: value…}]  context-store entries this call reads before the shared store
-//   {"op":"cancel","id":N}   {"op":"health","id":N,"context":{…}}   {"op":"shutdown"}
-// worker → host:
-//   {"op":"hello","protocol":1,"pid":N,"skill":S,"threadSafe":B,"hasHealth":B,"limitProblems":[…]}
-//   {"op":"load_failed","protocol":1,"pid":N,"kind":K,"message":S}     (then exit 4)
-//   {"op":"complete","id":N,"status":N,"message":S|null,"result":JSON|null}  ("resultText":S if not JSON)
-//   {"op":"progress","id":N,"step":N,"total":N,"message":S|null}
-//   {"op":"log","id":N|null,"level":N,"message":S}   (a second complete() adds "event":"complete_twice","intent":S)
-//   {"op":"health","id":N,"status":N,"declared":B,"detail":JSON|null}
-//   {"op":"context_set","key":S,"value":JSON}
+//   reader    (started first) reads frames from the host (the operations are `WireOp`, in SkillWire)
+//             and starts each call by running the skill's invoke() itself: the header says invoke()
+//             returns promptly, so a call costs no hand-off to another thread. A skill without
+//             SKH_SKILL_THREAD_SAFE gets its next call only when the previous one has returned and
+//             completed (queued meanwhile; started by the reader, or by a serial queue when the
+//             completion comes later from the skill's own thread).
+//   watcher   blocks in poll() for the host's end of the channel to close (POLLRDHUP, no data read);
+//             then it ends the process at once (`hostGone`), even if skill code holds the reader.
+//   health    a serial queue (health is [serialized] with itself, and may block).
+// (`CPUBudget` arms the per-call CPU limit at most every 250 ms, not with syscalls on every call.)
 
 /// What the command line says.
 struct ServeOptions {
     var file = ""
     var id = ""
     var limits = WorkerLimits()
+    /// Run a thread-safe skill's invoke() calls on Dispatch's pool, overlapping (`skillhost validate`).
+    var parallelInvokes = false
 
     init(_ args: [String]) {
         var i = 0
@@ -43,6 +36,7 @@ struct ServeOptions {
             case "--memory-mb": limits.memoryMB = int(i + 1); i += 2
             case "--open-files": limits.openFiles = int(i + 1); i += 2
             case "--cpu-seconds": limits.cpuSecondsPerCall = int(i + 1); i += 2
+            case "--parallel-invokes": parallelInvokes = true; i += 1
             default:
                 if file.isEmpty { file = args[i] }
                 i += 1
@@ -54,10 +48,13 @@ struct ServeOptions {
 /// The loaded skill, set once by main before hello (the reader waits for `ready` before using it).
 nonisolated(unsafe) var servedSkill: UnsafePointer<skh_skill>! = nil
 let ready = DispatchSemaphore(value: 0)
+/// Starts a serialized skill's queued call when the previous one completed on the skill's own thread.
 let invokeQueueSerial = DispatchQueue(label: "skillhost.worker.invoke")
 let healthQueue = DispatchQueue(label: "skillhost.worker.health")
 /// invoke() functions currently running (a clean shutdown waits for them).
 let invokesRunning = Atomic<Int>(0)
+/// Set once by main before hello: see `ServeOptions.parallelInvokes`.
+nonisolated(unsafe) var parallelInvokes = false
 
 func runServeMode(_ args: [String]) -> Never {
     let options = ServeOptions(args)
@@ -72,7 +69,9 @@ func runServeMode(_ args: [String]) -> Never {
     }
     // The reader first: if the host goes away while the skill loads, this process goes too.
     startDetachedThread(readFrames)
+    startDetachedThread(stackSize: 64 * 1024, watchHost)
 
+    parallelInvokes = options.parallelInvokes
     let problems = options.limits.apply()
     CPUBudget.seconds.store(options.limits.cpuSecondsPerCall, ordering: .relaxed)
     FatalNote.install()
@@ -102,7 +101,7 @@ func runServeMode(_ args: [String]) -> Never {
         }
     }
     servedSkill = skill
-    var hello = Line.frame("hello")
+    var hello = Line.frame(.hello)
     hello.key("protocol"); hello.number(WireProtocol.version)
     hello.key("pid"); hello.number(getpid())
     hello.key("skill"); hello.quoted(options.id)
@@ -121,7 +120,7 @@ func runServeMode(_ args: [String]) -> Never {
 
 /// Tells the host why the skill cannot be served, and exits.
 func loadFailed(_ kind: StaticString, _ message: String) -> Never {
-    var f = Line.frame("load_failed")
+    var f = Line.frame(.loadFailed)
     f.key("protocol"); f.number(WireProtocol.version)
     f.key("pid"); f.number(getpid())
     f.key("kind"); f.raw("\""); f.raw(kind); f.raw("\"")
@@ -153,6 +152,18 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
     }
 }
 
+/// The watcher thread: waits (without reading) until the host's end of the channel is closed.
+@Sendable func watchHost() {
+    var p = pollfd(fd: WireProtocol.workerFD, events: Int16(0x2000 /* POLLRDHUP */), revents: 0)
+    while true {
+        let r = poll(&p, 1, -1)
+        if r < 0 && errno == EINTR { continue }
+        if r < 0 || p.revents & Int16(0x2000 | POLLHUP | POLLERR) != 0 { break }
+        if p.revents & Int16(POLLNVAL) != 0 { channelTakenAway() }
+    }
+    hostGone()
+}
+
 /// A frame from the host we cannot read means host and worker disagree: say so on stderr and stop.
 func protocolBroken(_ why: String) -> Never {
     let msg = "skillhost-worker: \(why); stopping\n"
@@ -162,11 +173,11 @@ func protocolBroken(_ why: String) -> Never {
 
 func handle(_ frame: UnsafeBufferPointer<UInt8>) {
     guard let members = JSONScan.members(frame) else { protocolBroken("the host sent a frame that is not a JSON object") }
-    var op = "", id: UInt64 = 0, intent = "", deadlineMs: Int64 = -1
+    var opName = "", id: UInt64 = 0, intent = "", deadlineMs: Int64 = -1
     var input: Range<Int>? = nil, context: Range<Int>? = nil, store: Range<Int>? = nil, view: Range<Int>? = nil
     for m in members {
         switch m.key {
-        case "op": op = JSONScan.string(frame, m.value) ?? ""
+        case "op": opName = JSONScan.string(frame, m.value) ?? ""
         case "id": id = UInt64(JSONScan.int(frame, m.value) ?? 0)
         case "intent": intent = JSONScan.string(frame, m.value) ?? ""
         case "input": input = m.value
@@ -177,25 +188,26 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
         default: break
         }
     }
+    guard let op = WireOp(rawValue: opName) else { return }  // a newer host's operation: ignored
     switch op {
-    case "invoke":
+    case .invoke:
         guard let input, let context, !intent.isEmpty else { protocolBroken("the host sent an invoke frame without intent, input or context") }
         if let store { replaceStore(UnsafeBufferPointer(rebasing: frame[store])) }
         startInvoke(id: id, intent: intent, input: UnsafeBufferPointer(rebasing: frame[input]),
                     context: UnsafeBufferPointer(rebasing: frame[context]), deadline: CallDeadline(millisecondsFromNow: deadlineMs),
                     view: view.map { contextEntries(UnsafeBufferPointer(rebasing: frame[$0])) })
-    case "cancel":
+    case .cancel:
         ServedCall.running.withLock { $0[id] }?.cancelled.store(true, ordering: .relaxed)
-    case "health":
+    case .health:
         let ctx = context.map { Array(frame[$0]) } ?? Array("{}".utf8)
         startHealth(id: id, context: ctx)
-    case "shutdown":
+    case .shutdown:
         // Let invoke() functions that are running return (so what they log reaches the host), briefly.
         var waited = 0
         while invokesRunning.load(ordering: .acquiring) > 0 && waited < 200 { usleep(1000); waited += 1 }
         _exit(0)
-    default:
-        break  // a newer host's frame this worker does not know: ignored
+    case .hello, .loadFailed, .complete, .progress, .log, .contextSet:
+        break  // worker → host operations: never sent this way
     }
 }
 
@@ -215,32 +227,67 @@ func startInvoke(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, 
                  deadline: CallDeadline, view: [String: [UInt8]]?) {
     let skill = servedSkill!
     let call = ServedCall(id: id, intent: intent, input: input, context: context, deadline: deadline, view: view, host: WorkerServices.table)
-    guard let invoke = skill.pointee.invoke else {
+    guard skill.pointee.invoke != nil else {
         call.complete(status: SKH_STATUS_FAILED, result: nil, length: 0, message: "the skill has no invoke function")
         return
     }
-    let serialized = skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) == 0
-    let pointer = SendablePointer(call.call)
-    let run: @Sendable () -> Void = {
-        invokesRunning.add(1, ordering: .acquiringAndReleasing)
-        CPUBudget.callStarts()
-        invoke(pointer.p)
-        invokesRunning.subtract(1, ordering: .acquiringAndReleasing)
-    }
-    if serialized {
-        invokeQueueSerial.async {
-            run()
-            call.finished.wait()
-        }
+    if skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0 {
+        if parallelInvokes { DispatchQueue.global().async { run(call) } } else { run(call) }
     } else {
-        DispatchQueue.global().async(execute: run)
+        SerialCalls.submit(call)
+    }
+}
+
+/// Calls the skill's invoke() for `call` on this thread.
+func run(_ call: ServedCall) {
+    invokesRunning.add(1, ordering: .acquiringAndReleasing)
+    CPUBudget.callStarts()
+    servedSkill!.pointee.invoke!(call.call)
+    invokesRunning.subtract(1, ordering: .acquiringAndReleasing)
+    call.invokeReturned()
+}
+
+/// The calls of a skill without SKH_SKILL_THREAD_SAFE: one at a time, in arrival order; the next
+/// starts when the previous one has returned from invoke() and completed.
+enum SerialCalls {
+    private static let state = Mutex<(busy: Bool, queue: [ServedCall], head: Int)>((false, [], 0))
+
+    static func submit(_ call: ServedCall) {
+        let now = state.withLock { s -> Bool in
+            if s.busy { s.queue.append(call); return false }
+            s.busy = true
+            return true
+        }
+        if now { start(call) }
+    }
+
+    private static func start(_ call: ServedCall) {
+        call.onFinish = { onInvokingThread in
+            guard let next = takeNext() else { return }
+            // Never start skill code from inside the skill's own complete(): it may hold its locks.
+            if onInvokingThread { start(next) } else { invokeQueueSerial.async { start(next) } }
+        }
+        run(call)
+    }
+
+    private static func takeNext() -> ServedCall? {
+        state.withLock { s in
+            guard s.head < s.queue.count else {
+                s.queue.removeAll(keepingCapacity: true)
+                s.head = 0
+                s.busy = false
+                return nil
+            }
+            defer { s.head += 1 }
+            return s.queue[s.head]
+        }
     }
 }
 
 func startHealth(id: UInt64, context: [UInt8]) {
     healthQueue.async {
         let skill = servedSkill!
-        var f = Line.frame("health")
+        var f = Line.frame(.health)
         f.key("id"); f.number(id)
         guard let fn = skill.pointee.health else {
             f.key("status"); f.number(SKH_HEALTH_OK)
@@ -267,10 +314,4 @@ func startHealth(id: UInt64, context: [UInt8]) {
         }
         channel.send(f)
     }
-}
-
-/// A pointer handed to another thread; the object it points into keeps it alive (see ServedCall).
-struct SendablePointer: @unchecked Sendable {
-    let p: UnsafeMutablePointer<skh_call>
-    init(_ p: UnsafeMutablePointer<skh_call>) { self.p = p }
 }

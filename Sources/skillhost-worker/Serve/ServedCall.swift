@@ -24,8 +24,12 @@ final class ServedCall: @unchecked Sendable {
     /// Context-store entries this call reads before the worker's copy of the shared store.
     let view: [String: [UInt8]]?
     private let completed = Atomic<Bool>(false)
-    /// Signalled at completion; a serialized skill's queue waits on it before the next invoke.
-    let finished = DispatchSemaphore(value: 0)
+    /// Counts down "invoke() returned" and "completed"; `onFinish` runs when both happened (a
+    /// serialized skill's next call may start then).
+    private let pendingEvents = Atomic<Int>(2)
+    /// Set before invoke(); runs once, on the thread of the later of the two events: `true` when that
+    /// is the thread that called invoke() (the reader), `false` when it is the skill's completing thread.
+    nonisolated(unsafe) var onFinish: ((_ onInvokingThread: Bool) -> Void)?
 
     /// Calls that have not completed yet, by id (for `cancel` frames).
     static let running = Mutex<[UInt64: ServedCall]>([:])
@@ -67,7 +71,7 @@ final class ServedCall: @unchecked Sendable {
     /// The skill's `complete`: the first one becomes a `complete` frame; a second one a warning.
     func complete(status: Int32, result: UnsafePointer<CChar>?, length: Int, message: UnsafePointer<CChar>?) {
         guard completed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            var f = Line.frame("log")
+            var f = Line.frame(.log)
             f.key("id"); f.number(id)
             f.key("level"); f.number(SKH_LOG_WARNING)
             // Machine-readable too, so the host can count it (`skillhost validate`'s exactly-once check).
@@ -78,7 +82,7 @@ final class ServedCall: @unchecked Sendable {
             channel.send(f)
             return
         }
-        var f = Line.frame("complete")
+        var f = Line.frame(.complete)
         f.key("id"); f.number(id)
         f.key("status"); f.number(status)
         f.key("message"); f.text(message)
@@ -95,8 +99,15 @@ final class ServedCall: @unchecked Sendable {
         }
         _ = Self.running.withLock { $0.removeValue(forKey: id) }
         channel.send(f)
-        finished.signal()
+        let finish = onFinish
+        let last = pendingEvents.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
         retire()
+        if last { finish?(false) }
+    }
+
+    /// The thread that called invoke() says it returned.
+    func invokeReturned() {
+        if pendingEvents.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { onFinish?(true) }
     }
 
     // MARK: - Retirement

@@ -19,7 +19,7 @@ enum WorkerServices {
             abi_major: UInt32(SKH_ABI_VERSION_MAJOR), abi_minor: UInt32(SKH_ABI_VERSION_MINOR),
             struct_size: UInt32(MemoryLayout<skh_host>.size), reserved0: 0,
             log: { call, level, message in
-                var f = Line.frame("log")
+                var f = Line.frame(.log)
                 f.key("id")
                 if let c = ServedCall.from(call) { f.number(c.id) } else { f.raw("null") }
                 f.key("level"); f.number(level)
@@ -28,7 +28,7 @@ enum WorkerServices {
             },
             progress: { call, step, total, message in
                 guard let c = ServedCall.from(call), !c.isCompleted else { return }
-                var f = Line.frame("progress")
+                var f = Line.frame(.progress)
                 f.key("id"); f.number(c.id)
                 f.key("step"); f.number(step)
                 f.key("total"); f.number(total)
@@ -55,7 +55,7 @@ enum WorkerServices {
                 guard JSONScan.isValid(u) else { return 1 }
                 let k = String(cString: key)
                 WorkerContextStore.shared.set(k, Array(u))
-                var f = Line.frame("context_set")
+                var f = Line.frame(.contextSet)
                 f.key("key"); f.quoted(k)
                 f.key("value"); f.rawJSON(u)
                 channel.send(f)

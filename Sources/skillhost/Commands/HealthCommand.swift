@@ -6,7 +6,7 @@ enum HealthCommand {
         do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         let host: SkillHost
         do { host = try openHost(args) } catch { return Out.fail(error, json: args.flag("--json")) }
-        let results = host.probeHealth()
+        let results = runBlocking { await host.probeHealth() }
         let ids = results.keys.sorted()
         /// The probe's answer, or why the skill was not probed (quarantine).
         func message(_ h: SkillHealth) -> String {

@@ -35,11 +35,11 @@ enum InvokeCommand {
         var request = InvokeRequest(intent: intent, input: input, caller: caller, timeoutMs: timeout, cancellation: cancellation)
         request.confirmed = args.flag("--yes")
         request.idempotencyKey = args.values["--idempotency-key"]
-        var outcome = host.invoke(request)
+        var outcome = host.invokeAndWait(request)
         if case .failure(let e) = outcome, e.needsConfirmation, caller == .human,
            askOnTerminal("Run destructive intent \(intent) of skill \(e.skillID ?? "?")? [y/N] ") {
             request.confirmed = true
-            outcome = host.invoke(request)
+            outcome = host.invokeAndWait(request)
         }
         switch outcome {
         case .failure(let e):

@@ -1,0 +1,150 @@
+import Dispatch
+import SkillABI
+
+/// The attempts at one admitted call (see `Invoker`): the chosen skill, then the fallbacks.
+extension Invoker {
+    func attempts(_ plan: CallPlan) async -> Result<InvokeSuccess, SkillError> {
+        let binding = plan.bindings[0], request = plan.request
+        // 4. The chosen skill, then — for a failure that another skill might not have (crashed,
+        //    timeout, unavailable, quarantine included) and only for an intent the failing skill marks
+        //    read-only or idempotent — the next skill for the intent that is neither quarantined nor
+        //    unavailable. All share the one deadline.
+        var tried: [(skill: String, error: SkillError)] = []
+        var candidates = plan.bindings.dropFirst().makeIterator()
+        var current = binding
+        while true {
+            let outcome = await attempt(current, plan)
+            guard case .failure(let e) = outcome else {
+                return outcome.map { var s = $0; s.fallback = tried; return s }
+            }
+            guard Self.fallbackKinds.contains(e.kind), !current.intent.flags.isDisjoint(with: [.readOnly, .idempotent]),
+                  let next = nextCandidate(&candidates, request) else {
+                guard !tried.isEmpty else { return .failure(e) }
+                var first = tried[0].error
+                first.message += " (then " + (tried.dropFirst().map { "\($0.skill): \($0.error.kind.rawValue)" } + ["\(current.skill.id): \(e.kind.rawValue) — \(e.message)"]).joined(separator: "; ") + ")"
+                return .failure(first)
+            }
+            tried.append((current.skill.id, e))
+            current = next
+        }
+    }
+
+    /// Failure kinds after which a call may go to the next skill for the intent.
+    static let fallbackKinds: Set<ErrorKind> = [.crashed, .timeout, .unavailable]
+
+    /// The next binding this caller may call whose skill is neither quarantined nor unavailable.
+    private func nextCandidate(_ it: inout IndexingIterator<ArraySlice<IntentBinding>>, _ request: InvokeRequest) -> IntentBinding? {
+        while let b = it.next() {
+            guard policy.surfaces(for: b).contains(request.caller.surface) else { continue }
+            let state = health.current(b.skill.id).state
+            if state != .quarantined && state != .unavailable { return b }
+        }
+        return nil
+    }
+
+    /// One skill's try at a call: quarantine gate, input schema, load, call, result checks. Records
+    /// the outcome in the skill's health when the skill was reached.
+    private func attempt(_ binding: IntentBinding, _ plan: CallPlan) async -> Result<InvokeSuccess, SkillError> {
+        let skill = binding.skill
+        // A quarantined skill is not called.
+        let h = health.current(skill.id)
+        if h.state == .quarantined {
+            return .failure(SkillError(.unavailable, "skill \(skill.id) is quarantined since \(TimeText.rfc3339(h.since)): \(h.reason)",
+                                       hint: "fix the skill and replace its file (\(skill.file.path)), or run `skillhost unblock \(skill.id)` to let calls through again",
+                                       skillID: skill.id))
+        }
+        let outcome = await call(binding, plan)
+        switch outcome {
+        case .success: health.record(skill.id, .succeeded(count: 1))
+        case .failure(let e) where e.reached:
+            switch e.error.kind {
+            case .crashed, .timeout, .unavailable, .internal, .loadFailed, .incompatible:
+                health.record(skill.id, .failed(kind: e.error.kind == .incompatible ? .loadFailed : e.error.kind, message: e.error.message))
+            default:
+                health.record(skill.id, .succeeded(count: 1))  // the skill answered (e.g. invalid_input): it is healthy
+            }
+        case .failure: break
+        }
+        return outcome.mapError(\.error)
+    }
+
+    /// A failure, and whether the skill (or its worker) was reached.
+    struct Failure: Error {
+        var error: SkillError
+        var reached: Bool
+    }
+
+    private func call(_ binding: IntentBinding, _ plan: CallPlan) async -> Result<InvokeSuccess, Failure> {
+        let skill = binding.skill, request = plan.request
+        func fail(_ e: SkillError, reached: Bool = true) -> Result<InvokeSuccess, Failure> { .failure(Failure(error: e, reached: reached)) }
+
+        // Validate the input before the skill sees it.
+        let schema: (input: JSONSchema, output: JSONSchema?)
+        switch schemas.schemas(skill, binding.intent.address) {
+        case .success(let s): schema = s
+        case .failure(let e): return fail(e, reached: false)
+        }
+        let violations = schema.input.validate(plan.input)
+        if !violations.isEmpty {
+            var hint = "`skillhost list --json` shows the intent's inputSchema"
+            if binding.intent.version > 1, !request.intent.contains("@") {
+                hint = "\(request.intent) now means version \(binding.intent.version) of the intent (\(binding.intent.address)); input written for an older version goes to \(binding.intent.name)@\(binding.intent.version - 1) or earlier. " + hint
+            }
+            return fail(SkillError(.invalidInput, "input for \(binding.intent.address) does not match its schema: " + violations.map(\.description).joined(separator: "; "),
+                                   hint: hint, skillID: skill.id), reached: false)
+        }
+
+        // Load and call.
+        let runtime: any SkillRuntime
+        switch self.runtime(for: skill) {
+        case .success(let r): runtime = r
+        case .failure(let e): return fail(e)
+        }
+        let raw: RawCompletion
+        switch await runtime.invoke(intent: binding.intent.address, input: plan.inputBytes, context: context(for: skill, caller: request.caller, situation: request.situation),
+                              deadline: plan.deadline, progress: request.progress, cancellation: request.cancellation,
+                              view: request.contextView) {
+        case .success(let r): raw = r
+        case .failure(var e):
+            if e.causedByHost { return fail(e, reached: false) }
+            if e.kind == .timeout { e.message = "skill \(skill.id) did not complete \(request.intent) within \(plan.timeoutMs) ms" }
+            return fail(e)
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - plan.start.uptimeNanoseconds) / 1e6
+
+        // Map the outcome.
+        var who: String { "skill \(skill.id) (\(skill.file.path))" }
+        guard raw.status == SKH_STATUS_OK else {
+            let message = raw.message ?? "no message"
+            switch raw.status {
+            case SKH_STATUS_INVALID_INPUT: return fail(SkillError(.invalidInput, "\(request.intent): \(message)", skillID: skill.id))
+            case SKH_STATUS_UNAVAILABLE: return fail(SkillError(.unavailable, "\(request.intent) is unavailable: \(message)", skillID: skill.id))
+            case SKH_STATUS_CANCELLED: return fail(SkillError(.cancelled, "\(request.intent) was cancelled: \(message)", skillID: skill.id))
+            case SKH_STATUS_FAILED: return fail(SkillError(.internal, "\(who) failed: \(message)", skillID: skill.id))
+            default: return fail(SkillError(.internal, "\(who) completed with unknown status \(raw.status): \(message)", skillID: skill.id))
+            }
+        }
+        let result: JSON
+        if let parsed = raw.parsedResult {
+            result = parsed
+        } else {
+            guard let bytes = raw.result else {
+                return fail(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+            }
+            do { result = try JSON.parse(bytes) } catch {
+                let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
+                return fail(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",
+                                       hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+            }
+        }
+        if let out = schema.output {
+            let bad = out.validate(result)
+            if !bad.isEmpty {
+                return fail(SkillError(.internal, "\(who) returned a result for \(request.intent) that does not match its output schema: " + bad.map(\.description).joined(separator: "; "),
+                                       hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
+            }
+        }
+        return .success(InvokeSuccess(intent: binding.intent.address, skillID: skill.id, skillVersion: skill.summary.version.description,
+                                      result: result, message: raw.message, durationMs: elapsed))
+    }
+}

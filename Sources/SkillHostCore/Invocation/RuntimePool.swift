@@ -1,0 +1,66 @@
+import Dispatch
+import SkillWire
+import Synchronization
+
+/// The runtime of every skill file that has been called: in this process for a skill the config marks
+/// trusted (`Isolation.inProcess`), else a `WorkerRuntime` (which starts its worker on the first call).
+/// Created on first use, one per `FileKey`. Thread-safe.
+final class RuntimePool: Sendable {
+    private let runtimes = Mutex<[FileKey: any SkillRuntime]>([:])
+    let config: HostConfig
+    let paths: HostPaths
+    /// The `skillhost-worker` executable that runs skills in worker processes.
+    let workerPath: String
+
+    init(config: HostConfig, paths: HostPaths, workerPath: String) {
+        (self.config, self.paths, self.workerPath) = (config, paths, workerPath)
+    }
+
+    /// The runtime that runs `skill`'s code, created on first use.
+    func runtime(for skill: RegisteredSkill) -> Result<any SkillRuntime, SkillError> {
+        let key = FileKey(skill)
+        if let r = runtimes.withLock({ $0[key] }) { return .success(r) }
+        let made: any SkillRuntime
+        switch skill.isolation {
+        case .inProcess:
+            switch InProcessSkill.load(skill, copiesIn: paths.stateDir + "/loaded") {
+            case .success(let r): made = r
+            case .failure(let e): return .failure(e)
+            }
+        case .process:
+            made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: config.workers)
+        }
+        return .success(runtimes.withLock { map in
+            if let r = map[key] { return r }
+            map[key] = made
+            return made
+        })
+    }
+
+    /// Retires the runtimes of files not in `keep` (removed or replaced): a worker is stopped once every
+    /// call that could still be running on it has passed its deadline; an in-process skill stays loaded
+    /// (a Swift image cannot be unloaded) but gets no new calls.
+    func retain(_ keep: Set<FileKey>) {
+        let retired = runtimes.withLock { map -> [any SkillRuntime] in
+            let gone = map.keys.filter { !keep.contains($0) }
+            return gone.compactMap { map.removeValue(forKey: $0) }
+        }
+        guard !retired.isEmpty else { return }
+        let after = config.invokeTimeoutMs + config.workers.killGraceMs + Cancellation.graceMs
+        let box = Retired(retired)
+        // A clean stop blocks briefly: on a thread of its own, not the timer thread.
+        HostTimers.shared.schedule(afterMs: after) { startDetachedThread { for r in box.runtimes { r.shutdown() } } }
+    }
+
+    /// Stops every worker process (in-process skills stay loaded). Blocks until they have ended.
+    func shutdown() {
+        let all = runtimes.withLock { Array($0.values) }
+        DispatchQueue.concurrentPerform(iterations: all.count) { all[$0].shutdown() }
+    }
+
+    /// Runtimes handed to the thread that stops them.
+    private struct Retired: @unchecked Sendable {
+        let runtimes: [any SkillRuntime]
+        init(_ r: [any SkillRuntime]) { runtimes = r }
+    }
+}

@@ -1,0 +1,185 @@
+import Dispatch
+import Synchronization
+
+/// A value that arrives once, from any thread, and that one task awaits without holding a thread:
+/// a call's completion from a worker's reader thread, a health answer, a turn at a serialized skill.
+///
+/// The first of `resolve` and `expire` wins; later ones return false and change nothing. `wait`
+/// suspends the awaiting task (no thread is parked) until then, or until its deadline passes (the
+/// deadline fires on `HostTimers`' own thread, whatever else is running): then the value is `nil`,
+/// and a late `resolve` returns false so that its caller can drop and log it.
+/// Threading: every method may be called from any thread; at most one task may `wait`.
+final class Pending<Value: Sendable>: Sendable {
+    private enum State {
+        case open
+        case waiting(CheckedContinuation<Value?, Never>)
+        case settled(Value?)
+    }
+    private let state = Mutex<State>(.open)
+
+    init() {}
+
+    /// Delivers the value; false if the wait already ended (resolved before, or expired).
+    @discardableResult
+    func resolve(_ value: Value) -> Bool { settle(value) }
+
+    /// Ends the wait without a value (a deadline, a cancellation); false if it had already ended.
+    @discardableResult
+    func expire() -> Bool { settle(nil) }
+
+    /// True once resolved or expired.
+    var isSettled: Bool {
+        state.withLock { s in if case .settled = s { return true } else { return false } }
+    }
+
+    private func settle(_ value: Value?) -> Bool {
+        let (won, waiter) = state.withLock { s -> (Bool, CheckedContinuation<Value?, Never>?) in
+            switch s {
+            case .open:
+                s = .settled(value)
+                return (true, nil)
+            case .waiting(let k):
+                s = .settled(value)
+                return (true, k)
+            case .settled:
+                return (false, nil)
+            }
+        }
+        waiter?.resume(returning: value)
+        return won
+    }
+
+    /// The value, or nil if `deadline` passed (or `expire` was called) first.
+    func wait(until deadline: DispatchTime? = nil) async -> Value? {
+        if case .settled(let v) = state.withLock({ $0 }) { return v }  // fast path: no suspension, no timer
+        let timer = deadline.map { d in HostTimers.shared.schedule(at: d) { [self] in _ = expire() } }
+        let value = await withCheckedContinuation { (k: CheckedContinuation<Value?, Never>) in
+            let ready = state.withLock { s -> Value?? in
+                switch s {
+                case .open:
+                    s = .waiting(k)
+                    return nil
+                case .settled(let v):
+                    return .some(v)
+                case .waiting:
+                    preconditionFailure("Pending: a second task waits for the same value")
+                }
+            }
+            if let ready { k.resume(returning: ready) }
+        }
+        if let timer { HostTimers.shared.cancel(timer) }
+        return value
+    }
+}
+
+/// Opens once; every task waiting for it then goes on (a worker's readiness: hello, a load failure,
+/// or its end). Waiting never holds a thread. Thread-safe.
+final class Latch: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [Pending<Void>])>((false, []))
+
+    init() {}
+
+    var isOpen: Bool { state.withLock { $0.open } }
+
+    /// Opens the latch (later calls do nothing) and wakes every waiter.
+    func open() {
+        let waiters = state.withLock { s -> [Pending<Void>] in
+            guard !s.open else { return [] }
+            s.open = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for w in waiters { w.resolve(()) }
+    }
+
+    /// True once the latch is open; false if `deadline` passed first.
+    func wait(until deadline: DispatchTime) async -> Bool {
+        let p = Pending<Void>()
+        let open = state.withLock { s -> Bool in
+            if s.open { return true }
+            s.waiters.removeAll { $0.isSettled }  // drop waiters that already gave up
+            s.waiters.append(p)
+            return false
+        }
+        if open { return true }
+        return await p.wait(until: deadline) != nil
+    }
+}
+
+/// A value that arrives once and that any number of tasks await (each with its own deadline).
+/// Thread-safe.
+final class Broadcast<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+    private let latch = Latch()
+
+    init() {}
+
+    var isSettled: Bool { latch.isOpen }
+
+    /// Delivers the value to every waiter, present and future; later calls do nothing.
+    func resolve(_ v: Value) {
+        value.withLock { if $0 == nil { $0 = v } }
+        latch.open()
+    }
+
+    /// The value, or nil if `deadline` passed first.
+    func wait(until deadline: DispatchTime) async -> Value? {
+        guard await latch.wait(until: deadline) else { return nil }
+        return value.withLock { $0 }
+    }
+}
+
+/// One holder at a time, in arrival order, without holding a thread while waiting: a skill without
+/// SKH_SKILL_THREAD_SAFE gets its next call only after the previous one finished. Thread-safe.
+final class AsyncGate: Sendable {
+    private let state = Mutex<(busy: Bool, queue: [Pending<Void>], head: Int)>((false, [], 0))
+
+    init() {}
+
+    /// Waits for the gate; true when this caller holds it (and must `leave`), false if `deadline`
+    /// passed or `cancellation` fired first.
+    func enter(until deadline: DispatchTime, cancellation: Cancellation? = nil) async -> Bool {
+        let p = state.withLock { s -> Pending<Void>? in
+            if !s.busy { s.busy = true; return nil }
+            let p = Pending<Void>()
+            s.queue.append(p)
+            return p
+        }
+        guard let p else { return true }
+        cancellation?.onCancel { p.expire() }
+        return await p.wait(until: deadline) != nil
+    }
+
+    /// Hands the gate to the next waiter that is still waiting, or frees it.
+    func leave() {
+        state.withLock { s in
+            while s.head < s.queue.count {
+                let next = s.queue[s.head]
+                s.head += 1
+                if s.head > 64 && s.head * 2 > s.queue.count {
+                    s.queue.removeFirst(s.head)
+                    s.head = 0
+                }
+                if next.resolve(()) { return }
+            }
+            s.queue.removeAll()
+            s.head = 0
+            s.busy = false
+        }
+    }
+}
+
+/// Runs `body` on a task and blocks the calling thread until it returns: the bridge for synchronous
+/// callers at the edge (a CLI command's main thread, a benchmark loop). Never call it from async
+/// code or from a thread the concurrency pool needs.
+public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let result = Mutex<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let v = await body()
+        result.withLock { $0 = v }
+        done.signal()
+    }
+    done.wait()
+    return result.withLock { $0! }
+}

@@ -1,0 +1,55 @@
+/// JSON text under construction, byte by byte, straight from C strings and numbers: the one writer
+/// of frames for both sides of the wire (`frame(_:)`), and of the worker's manifest lines.
+/// Not thread-safe (a value type: each builder owns its own).
+public struct Line: Sendable {
+    public var bytes: [UInt8] = []
+
+    public init() {}
+
+    public mutating func raw(_ s: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    public mutating func number<T: BinaryInteger>(_ n: T) { bytes.append(contentsOf: String(n).utf8) }
+
+    public mutating func bool(_ b: Bool) { b ? raw("true") : raw("false") }
+
+    /// `"key":`, with a comma before it unless it opens the object.
+    public mutating func key(_ k: StaticString) {
+        if let last = bytes.last, last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        raw(k)
+        raw("\":")
+    }
+
+    /// A JSON string of `u`'s bytes, escaped; runs that need no escaping are copied whole.
+    public mutating func quoted(_ u: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var start = 0
+        for i in 0..<u.count {
+            let c = u[i]
+            guard c < 0x20 || c == 0x22 || c == 0x5c else { continue }
+            if i > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
+            switch c {
+            case 0x22: raw("\\\"")
+            case 0x5c: raw("\\\\")
+            case 0x0a: raw("\\n")
+            case 0x0d: raw("\\r")
+            case 0x09: raw("\\t")
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                raw("\\u00")
+                bytes.append(hex.utf8Start[Int(c >> 4)])
+                bytes.append(hex.utf8Start[Int(c & 15)])
+            }
+            start = i + 1
+        }
+        if start < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func quoted(_ s: String) {
+        var s = s
+        s.withUTF8 { quoted($0) }
+    }
+}

@@ -1,0 +1,75 @@
+/// Every operation of the host ↔ worker protocol: the `"op"` member of a frame. The one list both
+/// sides build and read frames with (see `Line.frame(_:)`); a frame whose op a side does not know is
+/// ignored by it (a newer peer's), never an error.
+///
+/// host → worker:
+///   invoke    {"op":"invoke","id":N,"intent":S,"input":{…},"context":{…}[,"deadlineMs":N][,"view":{…}][,"store":{…}]}
+///             deadlineMs: milliseconds the host will wait (-1 or absent: none), for time_left_ms;
+///             view: context-store entries this call reads before the shared store; store: the host's
+///             whole store, sent when it changed since the last invoke frame to this worker.
+///   cancel    {"op":"cancel","id":N}
+///   health    {"op":"health","id":N,"context":{…}}
+///   shutdown  {"op":"shutdown"}
+/// worker → host:
+///   hello        {"op":"hello","protocol":N,"pid":N,"skill":S,"threadSafe":B,"hasHealth":B,"limitProblems":[S…]}
+///   load_failed  {"op":"load_failed","protocol":N,"pid":N,"kind":K,"message":S}   (then exit 4)
+///   complete     {"op":"complete","id":N,"status":N,"message":S|null,"result":JSON|null}  ("resultText":S if not JSON)
+///   progress     {"op":"progress","id":N,"step":N,"total":N,"message":S|null}
+///   log          {"op":"log","id":N|null,"level":N,"message":S}  (a second complete() adds "event":"complete_twice","intent":S)
+///   health       {"op":"health","id":N,"status":N,"declared":B,"detail":JSON|null}
+///   context_set  {"op":"context_set","key":S,"value":JSON}
+public enum WireOp: String, Sendable, CaseIterable {
+    // host → worker
+    case invoke, cancel, shutdown
+    /// Both directions: the host's probe and the worker's answer (told apart by direction).
+    case health
+    // worker → host
+    case hello
+    case loadFailed = "load_failed"
+    case complete, progress, log
+    case contextSet = "context_set"
+}
+
+extension Line {
+    /// A frame under construction: 4 bytes for the length (filled in by `Frame.sealInPlace` when it is
+    /// sent), then `{"op":"<op>"`. Add members with `key`; close the object with `close()`.
+    public static func frame(_ op: WireOp) -> Line {
+        var l = Line()
+        l.bytes.reserveCapacity(256)
+        l.bytes.append(contentsOf: [0, 0, 0, 0])
+        l.raw("{\"op\":\"")
+        var name = op.rawValue
+        name.withUTF8 { l.bytes.append(contentsOf: $0) }
+        l.raw("\"")
+        return l
+    }
+
+    /// Closes a frame started with `frame(_:)` and writes its length: the bytes to send.
+    public consuming func sealed() -> [UInt8] {
+        var b = bytes
+        b.append(UInt8(ascii: "}"))
+        Frame.sealInPlace(&b)
+        return b
+    }
+
+    /// Raw JSON bytes, already checked to be one JSON value.
+    public mutating func rawJSON(_ u: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: u) }
+
+    public mutating func rawJSON(_ u: [UInt8]) { bytes.append(contentsOf: u) }
+
+    /// A JSON string of a C string (invalid UTF-8 repaired with U+FFFD), or null.
+    public mutating func text(_ p: UnsafePointer<CChar>?) {
+        guard let p else { return raw("null") }
+        var n = 0
+        while p[n] != 0 { n += 1 }
+        text(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: n))
+    }
+
+    /// `bytes` as a JSON string (invalid UTF-8 repaired with U+FFFD).
+    public mutating func text(bytes u: UnsafeBufferPointer<UInt8>) {
+        if u.contains(where: { $0 >= 0x80 }) && String(validating: u, as: UTF8.self) == nil {
+            return quoted(String(decoding: u, as: UTF8.self))
+        }
+        quoted(u)
+    }
+}
