@@ -80,7 +80,7 @@ public final class SkillHost: Sendable {
         signal(SIGPIPE, SIG_IGN)
         paths = HostPaths(environment: options.environment)
         config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
-        timeZone = HostTimeZone.apply(configured: options.timeZone ?? config.timeZone, environment: options.environment)
+        timeZone = HostTimeZone.resolve(configured: options.timeZone ?? config.timeZone, environment: options.environment)
         directories = HostPaths.skillDirectories(explicit: options.skillsDir, environment: options.environment)
         workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
         scanTimeoutMs = options.scanTimeoutMs ?? config.scanTimeoutMs

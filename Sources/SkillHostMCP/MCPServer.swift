@@ -137,6 +137,7 @@ public final class MCPServer: Sendable {
         if let c = catalogCache.withLock({ $0.registry == id ? $0.catalog : nil }) { return c }
         let c = ToolCatalog(registry: registry, policy: host.invoker.policy)
         catalogCache.withLock { $0 = (id, c) }
+        for r in c.refused { writeStandardError("skillhost mcp: warning: intent \(r.address) is not offered as a tool: \(r.reason)\n") }
         return c
     }
 
@@ -168,7 +169,8 @@ public final class MCPServer: Sendable {
         if name == AskTool.name { return ask(id, params) }
         // A tool not listed but served (policy keeps it from agents) still goes to the core, which
         // denies it with the rule; a name nobody serves is a protocol error.
-        let address = catalog.tool(named: name)?.address ?? name
+        // The intent's own name is accepted too (older clients, scripts that know intents).
+        let address = catalog.tool(named: name)?.address ?? ToolCatalog.address(ofTool: name) ?? name
         guard !host.registry.bindings(for: address).isEmpty else {
             return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
         }

@@ -41,10 +41,9 @@ enum Out {
 /// Opens the host with the global options of the command line.
 /// (`--scan-timeout` was already checked by `main`.) Folder problems are warned about on stderr, so
 /// they reach a person even when stdout carries JSON.
-func openHost(_ args: Arguments, timeZone: String? = nil) throws(SkillError) -> SkillHost {
-    var options = HostOptions(skillsDir: args.values["--skills-dir"], configPath: args.values["--config"],
+func openHost(_ args: Arguments) throws(SkillError) -> SkillHost {
+    let options = HostOptions(skillsDir: args.values["--skills-dir"], configPath: args.values["--config"],
                               scanTimeoutMs: (try? args.int("--scan-timeout")) ?? nil)
-    options.timeZone = timeZone
     let host = try SkillHost(options)
     // doctor reports folder problems itself; inspect and validate look at one file and need no folder.
     for f in host.scan.folders where f.problem != nil && !["doctor", "inspect", "validate"].contains(args.command ?? "") {

@@ -30,17 +30,17 @@ final class HotReloadTests: McpTestCase {
 
     func testANewSkillAppearsAndARemovedOneDisappears() throws {
         try start()
-        XCTAssertNil(try tools()["fixture.swap"])
+        XCTAssertNil(try tools()["fixture-swap"])
         let before = listChangedCount()
         try installAtomically("swap.so", as: "swap.so")
         try waitForListChanged(after: before)
-        XCTAssertEqual((try tools()["fixture.swap"]?["_meta"] as? [String: Any])?["dev.skillhost/version"] as? String, "1.0.0")
+        XCTAssertEqual((try tools()["fixture-swap"]?["_meta"] as? [String: Any])?["dev.skillhost/version"] as? String, "1.0.0")
         XCTAssertEqual(structured(try call("fixture.swap"))?["version"] as? Int, 1)
 
         let count = listChangedCount()
         XCTAssertEqual(unlink(skills + "/swap.so"), 0)
         try waitForListChanged(after: count)
-        XCTAssertNil(try tools()["fixture.swap"])
+        XCTAssertNil(try tools()["fixture-swap"])
         try server.send(["jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": ["name": "fixture.swap", "arguments": [:]]])
         XCTAssertEqual(error(try server.response(77))?.code, -32602, "a removed skill's tool is unknown")
     }
@@ -56,7 +56,7 @@ final class HotReloadTests: McpTestCase {
         let before = listChangedCount()
         try installAtomically("swap_v2.so", as: "swap.so")
         try waitForListChanged(after: before)
-        XCTAssertEqual((try tools()["fixture.swap"]?["_meta"] as? [String: Any])?["dev.skillhost/version"] as? String, "2.0.0")
+        XCTAssertEqual((try tools()["fixture-swap"]?["_meta"] as? [String: Any])?["dev.skillhost/version"] as? String, "2.0.0")
         XCTAssertEqual(structured(try call("fixture.swap"))?["version"] as? Int, 2, "new calls go to the new file")
         let old = try XCTUnwrap(try server.response("inflight")["result"] as? [String: Any])
         XCTAssertEqual(structured(old)?["version"] as? Int, 1, "the call in flight finished on the old version")
@@ -80,7 +80,7 @@ final class HotReloadTests: McpTestCase {
         h.write(data.prefix(data.count / 2))  // a `cp` in progress: open, half written
         usleep(400_000)
         XCTAssertEqual(listChangedCount(), before, "nothing announced while the file is being written")
-        XCTAssertNil(try tools()["fixture.swap"])
+        XCTAssertNil(try tools()["fixture-swap"])
         h.write(data.dropFirst(data.count / 2))
         try h.close()
         try waitForListChanged(after: before)

@@ -221,7 +221,7 @@ final class McpTests: McpTestCase {
             cursor = r["nextCursor"] as? String
             if cursor == nil { break }
         }
-        XCTAssertEqual(names, ["fixture.echo", "fixture.echo.strict", "fixture.noise", "fixture.progress", "fixture.slow", "skillhost_ask"],
+        XCTAssertEqual(names, ["fixture-echo", "fixture-echo-strict", "fixture-noise", "fixture-progress", "fixture-slow", "skillhost_ask"],
                        "one tool per intent agents may call, and the agent engine as skillhost_ask")
         try server.send(["jsonrpc": "2.0", "id": 200, "method": "tools/list", "params": ["cursor": "bogus"]])
         XCTAssertEqual(error(try server.response(200))?.code, -32602)

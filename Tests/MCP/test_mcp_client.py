@@ -91,24 +91,27 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
             tools = (await s.list_tools()).tools
             names = [t.name for t in tools]
             self.assertEqual(names, sorted(names), "deterministic order")
-            for n in ["fixture.echo", "fixture.progress", "fixture.slow"]:
+            for n in ["fixture-echo", "fixture-progress", "fixture-slow"]:
                 self.assertIn(n, names)
-            self.assertNotIn("fixture.wipe", names, "destructive intents are not offered to agents by default")
-            echo = next(t for t in tools if t.name == "fixture.echo")
+            self.assertNotIn("fixture-wipe", names, "destructive intents are not offered to agents by default")
+            echo = next(t for t in tools if t.name == "fixture-echo")
             self.assertEqual(echo.input_schema["type"], "object")
             self.assertTrue(echo.annotations.read_only_hint)
             self.assertFalse(echo.annotations.destructive_hint)
             self.assertTrue(echo.annotations.idempotent_hint)
             self.assertEqual(echo.meta["dev.skillhost/skill"], "test.fixture.echo")
             self.assertEqual(echo.meta["dev.skillhost/version"], "1.0.0")
-            slow = next(t for t in tools if t.name == "fixture.slow")
+            self.assertEqual(echo.meta["dev.skillhost/intent"], "fixture.echo")
+            for t in tools:
+                self.assertRegex(t.name, r"^[a-zA-Z0-9_-]{1,64}$", "names every MCP client accepts")
+            slow = next(t for t in tools if t.name == "fixture-slow")
             self.assertEqual(slow.output_schema["type"], "object")
 
     async def test_call_tool_returns_structured_content_and_the_same_json_as_text(self):
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
             await s.list_tools()
-            r = await s.call_tool("fixture.echo", {"text": "héllo 你好"})
+            r = await s.call_tool("fixture-echo", {"text": "héllo 你好"})
             self.assertFalse(r.is_error)
             self.assertEqual(r.structured_content, {"text": "héllo 你好"})
             self.assertEqual(json.loads(r.content[0].text), {"text": "héllo 你好"})
@@ -118,7 +121,7 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
     async def test_bad_input_is_an_error_result_naming_the_field(self):
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
-            r = await s.call_tool("fixture.echo", {"text": 5})
+            r = await s.call_tool("fixture-echo", {"text": 5})
             self.assertTrue(r.is_error)
             self.assertIn("invalid_input", r.content[0].text)
             self.assertIn('"text"', r.content[0].text)
@@ -131,7 +134,7 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
 
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
-            r = await s.call_tool("fixture.progress", {}, progress_callback=progress)
+            r = await s.call_tool("fixture-progress", {}, progress_callback=progress)
             self.assertFalse(r.is_error)
             self.assertEqual([v for v, _, _ in seen], [1, 2, 3])
             self.assertEqual(seen[0][1], 3)
@@ -140,7 +143,7 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
     async def test_cancelling_a_slow_call_stops_it_and_other_requests_go_on(self):
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
-            task = asyncio.create_task(s.call_tool("fixture.slow", {"ms": 20000}))
+            task = asyncio.create_task(s.call_tool("fixture-slow", {"ms": 20000}))
             await asyncio.sleep(0.3)
             started = time.monotonic()
             await s.send_ping()
@@ -153,7 +156,7 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
                 await asyncio.sleep(0.05)
             slow = [l for l in self.audit() if l["intent"] == "fixture.slow"]
             self.assertEqual([l["outcome"] for l in slow], ["cancelled"], "the skill was told and the call ended long before 20 s")
-            r = await s.call_tool("fixture.echo", {"text": "after"})
+            r = await s.call_tool("fixture-echo", {"text": "after"})
             self.assertEqual(r.structured_content, {"text": "after"})
 
     async def test_cancelling_skillhost_ask_cancels_its_steps(self):
@@ -173,13 +176,13 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
             steps = [l for l in self.audit() if l["intent"] in ("fixture.alpha.run", "fixture.beta.run")]
             self.assertEqual(sorted(l["outcome"] for l in steps), ["cancelled", "cancelled"], "both steps stopped long before 20 s")
             self.assertEqual({l["caller"] for l in steps}, {"agent"}, "the steps run with the agent as caller")
-            r = await s.call_tool("fixture.echo", {"text": "after"})
+            r = await s.call_tool("fixture-echo", {"text": "after"})
             self.assertEqual(r.structured_content, {"text": "after"})
 
     async def test_destructive_intent_is_refused_unless_the_config_allows_it(self):
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
-            r = await s.call_tool("fixture.wipe", {"target": "db", "password": "hunter2"})
+            r = await s.call_tool("fixture-wipe", {"target": "db", "password": "hunter2"})
             self.assertTrue(r.is_error)
             self.assertIn("denied", r.content[0].text)
             self.assertIn("policy.agent.allowDestructive", r.content[0].text)
@@ -190,9 +193,9 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
         self.config = {"policy": {"agent": {"allowDestructive": ["test.fixture.destructive"]}}}
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
-            wipe = next(t for t in (await s.list_tools()).tools if t.name == "fixture.wipe")
+            wipe = next(t for t in (await s.list_tools()).tools if t.name == "fixture-wipe")
             self.assertTrue(wipe.annotations.destructive_hint)
-            r = await s.call_tool("fixture.wipe", {"target": "db"})
+            r = await s.call_tool("fixture-wipe", {"target": "db"})
             self.assertFalse(r.is_error)
             self.assertEqual(r.structured_content, {"wiped": True})
 
@@ -227,17 +230,17 @@ class McpClientTests(unittest.IsolatedAsyncioTestCase):
         async with stdio_client(self.params()) as streams, self.session(streams) as s:
             await s.initialize()
             before = [t.name for t in (await s.list_tools()).tools]
-            self.assertNotIn("fixture.noise", before)
+            self.assertNotIn("fixture-noise", before)
             self.add("stdout_noise.so")
             await self.wait_for_list_changed()
             after = [t.name for t in (await s.list_tools()).tools]
-            self.assertIn("fixture.noise", after)
-            r = await s.call_tool("fixture.noise", {})
+            self.assertIn("fixture-noise", after)
+            r = await s.call_tool("fixture-noise", {})
             self.assertEqual(r.structured_content, {"quiet": True})
             self.notifications.clear()
             os.unlink(os.path.join(self.skills, "stdout_noise.so"))
             await self.wait_for_list_changed()
-            self.assertNotIn("fixture.noise", [t.name for t in (await s.list_tools()).tools])
+            self.assertNotIn("fixture-noise", [t.name for t in (await s.list_tools()).tools])
 
     async def wait_for_list_changed(self, timeout=5):
         deadline = time.monotonic() + timeout

@@ -33,11 +33,6 @@ final class JSONRPCTests: XCTestCase {
         guard case .ignored = classify(#"{"jsonrpc":"2.0","id":3,"result":{}}"#) else { return XCTFail("a response is ignored") }
     }
 
-    func testToolNamesSpellIntentVersionsWithoutAt() {
-        XCTAssertEqual(ToolCatalog.toolName("calendar.events.list"), "calendar.events.list")
-        XCTAssertEqual(ToolCatalog.toolName("calendar.events.list@2"), "calendar.events.list_v2")
-    }
-
     func testToolResultsCarryStructuredContentOrAnActionableError() {
         let ok = MCPServer.toolResult(.success(InvokeSuccess(intent: "x.y", skillID: "a.b", skillVersion: "1.0.0", result: ["n": 1], message: nil, durationMs: 1)))
         XCTAssertEqual(ok["structuredContent"], ["n": 1])

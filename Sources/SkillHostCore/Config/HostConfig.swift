@@ -134,6 +134,9 @@ public struct WorkerSettings: Sendable, Equatable {
     /// invoke() calls on several threads at once (workers normally run them on the thread that read
     /// them), which is how a false SKH_SKILL_THREAD_SAFE claim shows up.
     var parallelInvokes = false
+    /// Not configurable: the host's zone (IANA name), given to each worker as its `TZ`, so that skill
+    /// code calling the C library's localtime() reads the zone the call's context names.
+    var timeZone = ""
 
     public init() {}
 

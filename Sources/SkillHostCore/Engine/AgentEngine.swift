@@ -73,10 +73,11 @@ public final class AgentEngine: Sendable {
 
     func handle(_ request: AgentRequest, channel phases: PhaseChannel, cancellation: Cancellation?,
                 confirm: (@Sendable (String, String) -> Bool)?) async -> AgentResponse {
-        let startedAt = LocalClock.rfc3339(Int(time(nil)))
+        let startedAt = request.zone.rfc3339(Int(time(nil)))
         phases.emit(.understanding)
-        let catalog = IntentCatalog(registry: host.registry, caller: request.caller)
-        let recognition = recognizer.recognize(request, catalog: catalog, defaults: settings.defaults)
+        let catalog = IntentCatalog(registry: host.registry, caller: request.caller, policy: host.invoker.policy)
+        let recognition = WriteGuard.apply(recognizer.recognize(request, catalog: catalog, defaults: settings.defaults),
+                                           request: request, catalog: catalog, minWriteConfidence: settings.minWriteConfidence)
 
         phases.emit(.planning)
         let plan = Planner.plan(recognition, catalog: catalog)

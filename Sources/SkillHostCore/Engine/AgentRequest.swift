@@ -8,34 +8,43 @@ public struct AgentRequest: Sendable {
     public var caller: Caller
     /// BCP 47 tag skills get as `locale` ("zh-CN", "en-US").
     public var locale: String
-    /// IANA name of the zone "today" and times are read in (the host process's zone).
-    public var timeZone: String
+    /// The zone "today" and times are read in, and that the request's calls carry in their context:
+    /// the request's own (a script's `timeZone`, `ask --time-zone`, a replayed trace's), else the host's.
+    public var zone: ZoneRules
+    /// Its IANA name.
+    public var timeZone: String { zone.name }
     /// The instant the request counts as "now", in seconds since the epoch (injectable, for tests and replays).
     public var now: Int
 
-    public init(text: String, source: Source, caller: Caller, locale: String? = nil, timeZone: String, now: Int) {
+    public init(text: String, source: Source, caller: Caller, locale: String? = nil, zone: ZoneRules, now: Int) {
         self.text = text
         self.source = source
         self.caller = caller
         self.locale = locale ?? (TextMatching.hasCJK(text) ? "zh-CN" : "en-US")
-        self.timeZone = timeZone
+        self.zone = zone
         self.now = now
+    }
+
+    /// A request in the zone named `timeZone`, which the caller has checked (`ZoneRules.load`); an
+    /// unknown name reads as UTC.
+    public init(text: String, source: Source, caller: Caller, locale: String? = nil, timeZone: String, now: Int) {
+        self.init(text: text, source: source, caller: caller, locale: locale, zone: ZoneRules.load(timeZone) ?? .utc, now: now)
     }
 
     /// The language answers are written in: "zh" or "en".
     public var language: String { locale.lowercased().hasPrefix("zh") ? "zh" : "en" }
     /// Today, in the request's zone.
-    public var today: CivilDate { LocalClock.civil(now).date }
+    public var today: CivilDate { zone.civil(now).date }
     /// "now" as RFC 3339 with the zone's offset.
-    public var nowText: String { LocalClock.rfc3339(now) }
+    public var nowText: String { zone.rfc3339(now) }
 
     public var json: JSON {
         .object(JSONObject([("text", .string(text)), ("source", .string(source.rawValue)), ("caller", .string(caller.kind)),
                             ("locale", .string(locale)), ("timeZone", .string(timeZone)), ("now", .string(nowText))]))
     }
 
-    /// A request from a script: `{"text": "…", "now": "RFC 3339", "locale": "zh-CN"}` (only text required).
-    /// Errors name the member and what was expected.
+    /// A request from a script: `{"text": "…", "now": "RFC 3339", "locale": "zh-CN", "timeZone": "Asia/Tokyo"}`
+    /// (only text required; `timeZone` defaults to the host's). Errors name the member and what was expected.
     public static func from(json: JSON, source: Source, caller: Caller, timeZone: String, now: Int) -> Result<AgentRequest, SkillError> {
         guard case .object(let o) = json else {
             return .failure(SkillError(.invalidInput, "request: expected a JSON object like {\"text\":\"…\"}, found \(json.typeDescription)"))
@@ -56,11 +65,15 @@ public struct AgentRequest: Sendable {
         for key in o.keys where !["text", "now", "locale", "timeZone"].contains(key) {
             return .failure(SkillError(.invalidInput, "request: unknown member \"\(key)\" (expected text, now, locale, timeZone)"))
         }
-        // Times are read in the host process's zone; a request in another zone is refused, never misread.
-        if let zone = o["timeZone"], zone.stringValue != timeZone {
-            return .failure(SkillError(.invalidInput, "request: member \"timeZone\" is \(zone.serialized), but this host reads times in \"\(timeZone)\"",
-                                       hint: "leave it out, or run the host in that zone (skillhost ask takes the request's timeZone, or --time-zone)"))
+        // The request's own zone, passed with it (never through the process environment), or the host's.
+        var zone = ZoneRules.load(timeZone) ?? .utc
+        if let z = o["timeZone"] {
+            guard let name = z.stringValue, let rules = ZoneRules.load(name) else {
+                return .failure(SkillError(.invalidInput, "request: member \"timeZone\": expected an IANA time zone like \"Asia/Shanghai\", found \(z.serialized)",
+                                           hint: "the names are those under \(ZoneRules.zoneinfo)"))
+            }
+            zone = rules
         }
-        return .success(AgentRequest(text: text, source: source, caller: caller, locale: o["locale"]?.stringValue, timeZone: timeZone, now: instant))
+        return .success(AgentRequest(text: text, source: source, caller: caller, locale: o["locale"]?.stringValue, zone: zone, now: instant))
     }
 }

@@ -4,6 +4,7 @@
 ///       "defaults": { "weather.forecast": { "place": "home" } },   // inputs people do not say every time
 ///       "maxParallel": 4,          // steps running at once
 ///       "minConfidence": 0.5,      // below this an intent is not acted on
+///       "minWriteConfidence": 0.6, // from scripts and agents, below this nothing is changed
 ///       "keepTraces": 200,         // newest traces kept in $XDG_STATE_HOME/skillhost/traces
 ///       "stepTimeoutMs": 10000     // deadline per step (default: invokeTimeoutMs)
 ///     }
@@ -11,6 +12,8 @@ public struct AgentSettings: Sendable {
     public var defaults: [String: JSONObject] = [:]
     public var maxParallel = 4
     public var minConfidence = 0.5
+    /// From scripts and agents, an intent that changes something needs at least this confidence.
+    public var minWriteConfidence = 0.6
     public var keepTraces = 200
     public var stepTimeoutMs: Int?
 
@@ -34,11 +37,14 @@ public struct AgentSettings: Sendable {
                 case "keepTraces": keepTraces = Int(n)
                 default: stepTimeoutMs = Int(n)
                 }
+            case "minWriteConfidence":
+                guard let d = m.value.doubleValue, (0...1).contains(d) else { throw bad("\"agent.minWriteConfidence\" must be a number from 0 to 1, found \(m.value.serialized)") }
+                minWriteConfidence = d
             case "minConfidence":
                 guard let d = m.value.doubleValue, (0...1).contains(d) else { throw bad("\"agent.minConfidence\" must be a number from 0 to 1, found \(m.value.serialized)") }
                 minConfidence = d
             default:
-                throw bad("unknown member \"agent.\(m.key)\" (expected defaults, maxParallel, minConfidence, keepTraces, stepTimeoutMs)")
+                throw bad("unknown member \"agent.\(m.key)\" (expected defaults, maxParallel, minConfidence, minWriteConfidence, keepTraces, stepTimeoutMs)")
             }
         }
     }

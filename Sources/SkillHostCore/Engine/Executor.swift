@@ -95,7 +95,7 @@ struct Executor {
                 }
                 phases.emit(.executing(skill: skill, intent: intent, step: step.id, total: total, detail: detail.trimmingWhitespace()))
             },
-            situation: CallSituation(locale: request.locale, now: request.nowText))
+            situation: CallSituation(locale: request.locale, now: request.nowText, timeZone: request.timeZone))
         call.contextView = view
         call.cancellation = cancellation
         let request = call

@@ -45,8 +45,8 @@ public struct CivilDate: Sendable, Equatable, Comparable, CustomStringConvertibl
     public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
 }
 
-/// Civil time in the process time zone (the host applies the configured zone at start, see
-/// `HostTimeZone`), through the C library: the engine's bridge between instants and "明天下午3点".
+/// Reading instants written by people and scripts. Civil time in a zone is `ZoneRules`' job: every
+/// request and call carries its zone explicitly.
 public enum LocalClock {
     /// Seconds since the epoch for an RFC 3339 date-time ("2026-11-29T09:00:00+08:00", "…Z",
     /// fractional seconds allowed), or nil.
@@ -73,27 +73,4 @@ public enum LocalClock {
         }
         return CivilDate(year: y, month: mo, day: d).dayNumber * 86400 + h * 3600 + mi * 60 + s - offset
     }
-
-    /// The local day and time of an instant.
-    public static func civil(_ seconds: Int) -> (date: CivilDate, hour: Int, minute: Int) {
-        var t = time_t(seconds)
-        var tm = Glibc.tm()
-        localtime_r(&t, &tm)
-        return (CivilDate(year: Int(tm.tm_year) + 1900, month: Int(tm.tm_mon) + 1, day: Int(tm.tm_mday)), Int(tm.tm_hour), Int(tm.tm_min))
-    }
-
-    /// The instant of a local day and time (the zone's rules decide the offset, daylight saving included).
-    public static func instant(_ date: CivilDate, hour: Int, minute: Int) -> Int {
-        var tm = Glibc.tm()
-        tm.tm_year = Int32(date.year - 1900)
-        tm.tm_mon = Int32(date.month - 1)
-        tm.tm_mday = Int32(date.day)
-        tm.tm_hour = Int32(hour)
-        tm.tm_min = Int32(minute)
-        tm.tm_isdst = -1
-        return Int(mktime(&tm))
-    }
-
-    /// RFC 3339 with the local offset.
-    public static func rfc3339(_ seconds: Int) -> String { TimeText.rfc3339(seconds, local: true) }
 }

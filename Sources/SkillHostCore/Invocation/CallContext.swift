@@ -14,7 +14,7 @@ final class CallContext: Sendable {
     init(config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String]) {
         (self.config, self.paths) = (config, paths)
         settings = CallSettings(config: config, timeZone: timeZone, environment: environment)
-        clock = CallClock(environment: environment)
+        clock = CallClock(zone: ZoneRules.load(timeZone) ?? .utc, environment: environment)
     }
 
     /// The `context_json` a skill receives: its config section, data folder, locale, time zone, now,
@@ -25,7 +25,7 @@ final class CallContext: Sendable {
                 ("config", config.skills[skill.id] ?? .object(JSONObject())),
                 ("dataDir", .string(paths.dataDir + "/" + skill.id)),
                 ("locale", .string(situation.locale)),
-                ("timeZone", .string(settings.timeZone)),
+                ("timeZone", .string(situation.timeZone ?? settings.timeZone)),
                 ("caller", .string(caller.kind)),
                 ("now", .string(situation.now)),
             ])).serialized
@@ -58,7 +58,7 @@ private struct RetiredRuntimes: @unchecked Sendable {
 /// Locale and time zone for calls: from the config, else from the environment.
 struct CallSettings: Sendable {
     let locale: String
-    /// IANA name; the process already runs in this zone (see `HostTimeZone`).
+    /// IANA name of the host's zone (see `HostTimeZone`); a call may carry its own (`CallSituation`).
     let timeZone: String
 
     init(config: HostConfig, timeZone: String, environment: [String: String]) {
@@ -76,13 +76,15 @@ struct CallSettings: Sendable {
     }
 }
 
-/// "Now" as an RFC 3339 string in the process time zone, or `$SKILLHOST_NOW` when set (tests and
-/// replays pin it). Formats at most once per second. Thread-safe.
+/// "Now" as an RFC 3339 string in the host's zone, or `$SKILLHOST_NOW` when set (tests and replays
+/// pin it). Formats at most once per second. Thread-safe.
 final class CallClock: Sendable {
     private let fixed: String?
+    private let zone: ZoneRules
     private let cache = Mutex<(second: Int, text: String)>((-1, ""))
 
-    init(environment: [String: String]) {
+    init(zone: ZoneRules, environment: [String: String]) {
+        self.zone = zone
         fixed = environment["SKILLHOST_NOW"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -90,7 +92,7 @@ final class CallClock: Sendable {
         if let fixed { return fixed }
         let second = time(nil)
         if let hit = cache.withLock({ $0.second == second ? $0.text : nil }) { return hit }
-        let text = TimeText.rfc3339(second, local: true)
+        let text = zone.rfc3339(second)
         cache.withLock { $0 = (second, text) }
         return text
     }

@@ -36,12 +36,13 @@ public struct InvokeRequest: Sendable {
     }
 }
 
-/// The surroundings of one call that a skill sees in its context: the caller's BCP 47 locale and the
-/// instant that counts as "now" (RFC 3339).
+/// The surroundings of one call that a skill sees in its context: the caller's BCP 47 locale, the
+/// instant that counts as "now" (RFC 3339) and, when it is not the host's, the caller's time zone.
 public struct CallSituation: Sendable {
     public var locale: String
     public var now: String
-    public init(locale: String, now: String) { (self.locale, self.now) = (locale, now) }
+    public var timeZone: String?
+    public init(locale: String, now: String, timeZone: String? = nil) { (self.locale, self.now, self.timeZone) = (locale, now, timeZone) }
 }
 
 /// A successful call.

@@ -86,7 +86,9 @@ extension Invoker {
         }
         let violations = schema.input.validate(plan.input)
         if !violations.isEmpty {
-            var hint = "`skillhost list --json` shows the intent's inputSchema"
+            // Written for whoever reads it: a model sees the tool's schema in tools/list, a person `describe`.
+            var hint = request.caller.surface == .agent ? "the tool's inputSchema (tools/list) says what each field must be"
+                                                        : "`skillhost list --json` shows the intent's inputSchema"
             if binding.intent.version > 1, !request.intent.contains("@") {
                 hint = "\(request.intent) now means version \(binding.intent.version) of the intent (\(binding.intent.address)); input written for an older version goes to \(binding.intent.name)@\(binding.intent.version - 1) or earlier. " + hint
             }

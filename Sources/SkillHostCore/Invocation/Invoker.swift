@@ -38,7 +38,7 @@ public final class Invoker: Sendable {
         self.config = config
         self.paths = paths
         self.environment = environment
-        runtimes = RuntimePool(config: config, paths: paths, workerPath: workerPath)
+        runtimes = RuntimePool(config: config, paths: paths, workerPath: workerPath, timeZone: timeZone)
         contexts = CallContext(config: config, paths: paths, timeZone: timeZone, environment: environment)
         health = HealthTracker(stateDir: paths.stateDir, settings: config.health,
                                files: Dictionary(uniqueKeysWithValues: registry.skills.map { ($0.id, FileIdentity($0.file)) }))

@@ -12,8 +12,13 @@ final class RuntimePool: Sendable {
     /// The `skillhost-worker` executable that runs skills in worker processes.
     let workerPath: String
 
-    init(config: HostConfig, paths: HostPaths, workerPath: String) {
+    private let workerSettings: WorkerSettings
+
+    init(config: HostConfig, paths: HostPaths, workerPath: String, timeZone: String) {
         (self.config, self.paths, self.workerPath) = (config, paths, workerPath)
+        var settings = config.workers
+        settings.timeZone = timeZone
+        workerSettings = settings
     }
 
     /// The runtime that runs `skill`'s code, created on first use.
@@ -28,7 +33,7 @@ final class RuntimePool: Sendable {
             case .failure(let e): return .failure(e)
             }
         case .process:
-            made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: config.workers)
+            made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: workerSettings)
         }
         return .success(runtimes.withLock { map in
             if let r = map[key] { return r }

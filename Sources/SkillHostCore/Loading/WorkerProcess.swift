@@ -95,7 +95,8 @@ final class WorkerProcess: Sendable {
         if settings.parallelInvokes { args.append("--parallel-invokes") }
         let pid: pid_t
         do {
-            pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1))
+            pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1),
+                                         environment: settings.timeZone.isEmpty ? [:] : ["TZ": settings.timeZone])
         } catch {
             for fd in [pair.0, pair.1, out.read, out.write, wake.read, wake.write] { close(fd) }
             return .failure(SkillError(error.kind, "cannot start a worker process for skill \(skill.id): \(error.message)", hint: error.hint, skillID: skill.id))

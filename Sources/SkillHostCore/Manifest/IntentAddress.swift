@@ -1,6 +1,9 @@
 /// How an intent is named in calls: "calendar.events.list" (version 1, or "the newest version" when
 /// looked up) or "calendar.events.list@2" (exactly version 2). See skh_intent.version.
 public enum IntentAddress {
+    /// Two or more dot-separated segments of `[a-z0-9_]`: the names skills may give intents.
+    public static func isIntentName(_ s: String) -> Bool { ManifestValidator.isIntentName(s) }
+
     /// "name" for version 1, "name@N" for N > 1: the form the registry, `list` and skh_call.intent use.
     public static func format(_ name: String, _ version: Int) -> String { version <= 1 ? name : "\(name)@\(version)" }
 

@@ -30,7 +30,7 @@ final class ChildProcess {
     /// Starts `executable` with `arguments` (argv[0] is the executable path) and returns its pid.
     /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child (the caller
     /// keeps and closes its own copies). Every other descriptor of the host must be close-on-exec.
-    static func spawn(executable: String, arguments: [String], layout: Layout) throws(SkillError) -> pid_t {
+    static func spawn(executable: String, arguments: [String], layout: Layout, environment extra: [String: String] = [:]) throws(SkillError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -68,9 +68,10 @@ final class ChildProcess {
         var child: pid_t = 0
         // The worker is a Swift program: without SWIFT_BACKTRACE=enable=no, a skill's crash would be
         // reported with the Swift runtime's backtrace of the worker instead of what the skill itself
-        // wrote to stderr. Read per start: the host sets TZ from its config (see `HostTimeZone`).
+        // wrote to stderr. `extra` adds or replaces variables (a worker's TZ: see `WorkerSettings.timeZone`).
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
+        for (k, v) in extra { env[k] = v }
         let envp = env.map { strdup("\($0.key)=\($0.value)") }
         defer { envp.forEach { free($0) } }
         var cenv = envp + [nil]

@@ -22,8 +22,9 @@ public struct IntentCatalog: Sendable {
 
     public init(entries: [Entry]) { self.entries = entries }
 
-    /// The newest version of every intent the first skill of each binding serves, that `caller` may call.
-    public init(registry: SkillRegistry, caller: Caller) {
+    /// The newest version of every intent the first skill of each binding serves, that `caller` may call:
+    /// the policy decides (the manifest's surfaces narrowed by the config), as it does for MCP's tools.
+    public init(registry: SkillRegistry, caller: Caller, policy: Policy? = nil) {
         var entries: [Entry] = []
         var seen = Set<String>()
         for skill in registry.skills {
@@ -32,6 +33,7 @@ public struct IntentCatalog: Sendable {
                 // One entry per intent name: the version a bare name reaches, served by the skill calls go to.
                 let bindings = registry.bindings(for: intent.name)
                 guard let first = bindings.first, first.skill.id == skill.id, first.intent.address == intent.address,
+                      policy?.surfaces(for: first).contains(caller.surface) ?? true,
                       seen.insert(intent.name).inserted else { continue }
                 entries.append(Entry(intent: intent.address, name: intent.name, skillID: skill.id, skillName: manifest.name,
                                      description: intent.description, keywords: intent.keywords, examples: intent.examples,

@@ -47,13 +47,13 @@ enum ParameterFiller {
                 var day = time.start
                 let hour = time.hour ?? 9, minute = time.minute ?? 0
                 if time.hour == nil { out.assumptions.append("\(name): 09:00 (no time of day was named)") }
-                var instant = LocalClock.instant(day, hour: hour, minute: minute)
+                var instant = request.zone.instant(day, hour: hour, minute: minute)
                 if !time.dayGiven, instant < request.now {
                     day = day.adding(days: 1)
-                    instant = LocalClock.instant(day, hour: hour, minute: minute)
+                    instant = request.zone.instant(day, hour: hour, minute: minute)
                     out.assumptions.append("\(name): tomorrow (that time has passed today)")
                 }
-                out.parameters[name] = .string(LocalClock.rfc3339(instant))
+                out.parameters[name] = .string(request.zone.rfc3339(instant))
             } else if type == "integer", lname == "days" || lname.hasSuffix("days") {
                 guard let time else { continue }
                 var n = time.end.dayNumber - request.today.dayNumber + 1

@@ -12,7 +12,7 @@ enum AskCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
         do { try args.allow(["--now", "--time-zone", "--locale", "--request"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
-        // A script's request may name its time zone, which the host must run in (see HostOptions.timeZone).
+        // A script's request may name its own time zone; --time-zone names it from the command line.
         var scripted: JSON? = nil
         if let raw = args.values["--request"] {
             let text = raw == "-" ? String(decoding: readStandardInput(), as: UTF8.self) : raw
@@ -21,7 +21,7 @@ enum AskCommand {
             }
         }
         let host: SkillHost
-        do { host = try openHost(args, timeZone: args.values["--time-zone"] ?? scripted?["timeZone"]?.stringValue) } catch { return Out.fail(error, json: json) }
+        do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
         let caller: Caller = !json && ProtectedOutput.isTerminal && isatty(0) == 1 ? .human : .automation
         let request: AgentRequest
         switch makeRequest(args, scripted: scripted, host: host, caller: caller) {
@@ -61,7 +61,18 @@ enum AskCommand {
             }
             now = t
         }
-        if let scripted {
+        var zone = ZoneRules.load(host.timeZone) ?? .utc
+        if let name = args.values["--time-zone"] {
+            guard let z = ZoneRules.load(name) else {
+                return .failure(SkillError(.invalidInput, "--time-zone: unknown time zone \"\(name)\"", hint: "an IANA name like Asia/Shanghai (the names under \(ZoneRules.zoneinfo))"))
+            }
+            zone = z
+        }
+        if var scripted {
+            if args.values["--time-zone"] != nil, case .object(var o) = scripted, o["timeZone"] == nil {
+                o["timeZone"] = .string(zone.name)
+                scripted = .object(o)
+            }
             return AgentRequest.from(json: scripted, source: .script, caller: caller, timeZone: host.timeZone, now: now)
         }
         let text = args.positionals.joined(separator: " ")
@@ -69,7 +80,7 @@ enum AskCommand {
             return .failure(SkillError(.invalidInput, "ask needs a request: skillhost ask \"what meetings do I have tomorrow?\"", hint: Help.ask))
         }
         return .success(AgentRequest(text: text, source: caller == .human ? .terminal : .script, caller: caller,
-                                     locale: args.values["--locale"], timeZone: host.timeZone, now: now))
+                                     locale: args.values["--locale"], zone: zone, now: now))
     }
 
     /// Waits for the answer; with `live`, rewrites one stderr line per phase ("⋯ executing calendar.events.list 1/2").

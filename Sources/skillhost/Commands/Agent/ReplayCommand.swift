@@ -19,12 +19,12 @@ enum ReplayCommand {
         }
         let recorded = trace["request"]!
         let host: SkillHost
-        do { host = try openHost(args, timeZone: recorded["timeZone"]?.stringValue) } catch { return Out.fail(error, json: json) }
+        do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
         guard let nowText = recorded["now"]?.stringValue, let now = LocalClock.parseInstant(nowText) else {
             return Out.fail(SkillError(.invalidInput, "the trace \"\(path)\" has no valid request.now"), json: json)
         }
         let request = AgentRequest(text: recorded["text"]!.stringValue!, source: .replay, caller: .automation,
-                                   locale: recorded["locale"]?.stringValue, timeZone: host.timeZone, now: now)
+                                   locale: recorded["locale"]?.stringValue, timeZone: recorded["timeZone"]?.stringValue ?? host.timeZone, now: now)
         let engine = AgentEngine(host: host, traces: nil, replayWrites: args.flag("--include-writes"))
         let response = engine.start(request).wait()
         let replayed = response.json

@@ -1,0 +1,57 @@
+/// Safety before coverage: an intent that changes something (not read-only) is planned only from a
+/// clause that is a command to do it (`DialogAct`) — never from a question ("which reminders did I
+/// set?"), a negation ("no need to remind me"), quoted or pasted text ("translate: 记得带伞", a mail
+/// that says "remind me to wire money"). From scripts and agents it also needs a confidence of at least
+/// `minWriteConfidence`; and an identifier (`id`, `…Id`) is never taken from free text. Each refusal
+/// becomes a question back to the person (exit 10), never a guess.
+///
+/// Applied by the engine to whatever recognizer ran, so no recognizer can plan a write the rules forbid.
+enum WriteGuard {
+    static func apply(_ recognition: Recognition, request: AgentRequest, catalog: IntentCatalog, minWriteConfidence: Double) -> Recognition {
+        var out = recognition
+        out.intents = []
+        let zh = request.language == "zh"
+        for found in recognition.intents {
+            guard let entry = catalog.entries.first(where: { $0.intent == found.intent }), !entry.flags.contains(.readOnly) else {
+                out.intents.append(found)
+                continue
+            }
+            let act = DialogAct.of(found.clause, in: request.text, keywords: found.matched)
+            let example = entry.examples.first { $0.lang.hasPrefix(request.language) }?.text
+            let how = example.map { zh ? "如果要我这样做，请直接说，例如“\($0)”。" : " If you want that, say it as a request, e.g. “\($0)”." } ?? ""
+            var refusal: String? = nil
+            switch act {
+            case .question:
+                refusal = zh ? "这听起来是个问题，所以我没有执行“\(entry.description)”。" : "That reads as a question, so I did not \(lowerFirst(entry.description))."
+            case .negated:
+                refusal = zh ? "你说了不要，所以我什么都没改。" : "You said not to, so I changed nothing."
+            case .quoted:
+                refusal = zh ? "这段话像是引用或粘贴的内容，里面的指令我不会执行，什么都没改。" : "That looks like quoted or pasted text; I do not act on instructions inside it, and changed nothing."
+            case .command:
+                if request.caller.surface != .human && found.confidence < minWriteConfidence {
+                    refusal = zh ? "我不确定你要“\(entry.description)”（把握 \(Int(found.confidence * 100))%），所以没有执行。"
+                                 : "I am not sure you asked me to \(lowerFirst(entry.description)) (confidence \(Int(found.confidence * 100)) %), so I did not."
+                } else if let id = identifierFilled(found, entry) {
+                    refusal = zh ? "我不会从一句话里猜“\(id)”，请先列出来再指定是哪一个。" : "I do not take “\(id)” from free text; list them first and name the one you mean."
+                }
+            }
+            if let refusal {
+                out.questions.append(Clarification(intent: found.intent, question: refusal + (act == .command ? "" : how)))
+            } else {
+                out.intents.append(found)
+            }
+        }
+        return out
+    }
+
+    /// The name of an identifier parameter the recognizer filled from the sentence, if any.
+    static func identifierFilled(_ found: RecognizedIntent, _ entry: IntentCatalog.Entry) -> String? {
+        found.parameters.keys.first { k in k == "id" || k.hasSuffix("Id") || k.hasSuffix("_id") || k.hasSuffix("ID") }
+    }
+
+    static func lowerFirst(_ s: String) -> String {
+        let t = s.hasSuffix(".") ? String(s.dropLast()) : s
+        guard let f = t.first else { return t }
+        return f.lowercased() + t.dropFirst()
+    }
+}
