@@ -20,6 +20,10 @@ let package = Package(
     targets: [
         // The C ABI: a header and compile-time layout checks, nothing else.
         .target(name: "SkillABI", path: "Sources/SkillABI"),
+        // Fixed-arity wrappers for Landlock, seccomp, prctl and capset (Swift cannot call variadic
+        // syscall/prctl). Used by the worker to apply its sandbox and by the host to report what the
+        // kernel supports. Not part of the skill ABI.
+        .target(name: "SkillSandboxC", path: "Sources/SkillSandboxC"),
 
         // SDK for skill authors. Linked into skills, never into the host.
         .target(name: "SkillKit", dependencies: ["SkillABI"]),
@@ -28,12 +32,12 @@ let package = Package(
         .target(name: "SkillWire"),
 
         // The host: scanner, loader, registry, invoker.
-        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire"]),
+        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC"]),
         // The agent surface: MCP (JSON-RPC over stdio) as a thin adapter over the core. No Foundation.
         .target(name: "SkillHostMCP", dependencies: ["SkillHostCore", "SkillWire"]),
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillHostMCP"]),
         // Reads manifests in a child process and runs skills in isolated worker processes. No Foundation.
-        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI", "SkillWire"]),
+        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC"]),
 
         // Bundled skills, each its own .so.
         .target(name: "CalendarSkill", dependencies: ["SkillKit"], path: "Plugins/CalendarSkill/Sources",

@@ -26,7 +26,7 @@ import Glibc
 
 // MARK: - Arguments
 
-let usage = "usage: skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
+let usage = "usage: skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [sandbox] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
     + "       skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]   (one kind of call alone, for profilers)"
 var loopKind: String?
 var sections: Set<String> = []
@@ -41,7 +41,7 @@ while let a = argv.popFirst() {
         return v
     }
     switch a {
-    case "scan", "invoke", "worker", "concurrency", "agent": sections.insert(a)
+    case "scan", "invoke", "worker", "concurrency", "agent", "sandbox": sections.insert(a)
     case "loop": loopKind = argv.popFirst() ?? ""
     case "--count": scanConfig.count = number()
     case "--calls": invokeConfig.calls = number()
@@ -54,7 +54,7 @@ while let a = argv.popFirst() {
     default: fail("unknown argument \(a); \(usage)")
     }
 }
-if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker", "concurrency", "agent"] }
+if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker", "concurrency", "agent", "sandbox"] }
 if scanConfig.count > 1000 { fail("--count is at most 1000 (copy ids have three digits)") }
 
 /// One line to stdout, written at once (no stdio buffering: the output may be a pipe while progress
@@ -165,6 +165,16 @@ if sections.contains("agent") {
     say("(h) the agent engine: skillhost ask \"run alpha and beta\" (Tests/Fixtures/agent_alpha.c, agent_beta.c, each in a worker)")
     say(Report.agentSection(r))
     goals += Report.agentGoals(r)
+}
+
+if sections.contains("sandbox") {
+    let config = SandboxBench.Config()
+    progress("sandbox: worker start ×\(config.startRounds) and \(config.calls) calls per host, sandbox on and off")
+    let rows = SandboxBench(locations: locations, workspace: workspace, config: config).measure()
+    say("")
+    say("(i) the worker sandbox (Landlock, seccomp, network namespace, no capabilities, cleared environment) on and off (config \"sandbox\": false)")
+    say(SandboxBench.section(rows, config: config))
+    goals += SandboxBench.goals(rows)
 }
 
 if goals.isEmpty && loopKind != nil { exit(0) }

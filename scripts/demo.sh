@@ -30,7 +30,12 @@ cat >"$demo/config.json" <<JSON
       "places": { "warsaw": { "latitude": 52.23, "longitude": 21.0 } }
     }
   },
-  "agent": { "defaults": { "weather.forecast": { "place": "warsaw" } } }
+  "agent": { "defaults": { "weather.forecast": { "place": "warsaw" } } },
+  "grants": {
+    "dev.skillhost.calendar": { "read": ["{config:calendars}"] },
+    "dev.skillhost.mail": { "read": ["{config:mailbox}"] },
+    "dev.skillhost.weather": { "network": ["{config:baseURL}", "api.open-meteo.com:443"] }
+  }
 }
 JSON
 show() { local out='$ skillhost' a; for a in "$@"; do case $a in *[\ \"{}]*) out+=" '$a'";; *) out+=" $a";; esac; done; echo; echo "$out"; }

@@ -721,6 +721,9 @@ static const skh_skill skill = {
     .invoke = units_invoke,
     .health = units_health,
     .release = units_release,
+    /* ABI 1.2: it computes and nothing else — no network, no files beyond its own, no environment,
+     * no programs — so it declares no permissions (NULL) and its worker gets nothing. */
+    .permissions = NULL,
 };
 
 static int32_t units_init(const skh_host *host)

@@ -16,3 +16,11 @@ _Static_assert(offsetof(skh_skill, abi_minor_required) == 120, "1.1 fields of sk
 _Static_assert(offsetof(skh_intent, version) == 72, "1.1 fields of skh_intent follow the 1.0 layout");
 _Static_assert(offsetof(skh_host, time_left_ms) == 64, "1.1 services of skh_host follow the 1.0 layout");
 #endif
+
+/* The 1.2 field of skh_skill starts where the 1.1 struct ended (LP64 size of 1.1: 128). */
+#if defined(__LP64__)
+_Static_assert(offsetof(skh_skill, permissions) == 128, "1.2 fields of skh_skill follow the 1.1 layout");
+_Static_assert(sizeof(skh_skill) == 136, "skh_skill 1.2 is 136 bytes");
+_Static_assert(offsetof(skh_permissions, network) == 8, "skh_permissions starts with its size and flags");
+_Static_assert(sizeof(skh_permissions) == 40, "skh_permissions 1.2 is 40 bytes");
+#endif

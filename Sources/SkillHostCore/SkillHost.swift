@@ -78,6 +78,7 @@ public final class SkillHost: Sendable {
 
     public init(_ options: HostOptions) throws(SkillError) {
         signal(SIGPIPE, SIG_IGN)
+        HostHardening.apply()
         paths = HostPaths(environment: options.environment)
         config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
         timeZone = HostTimeZone.resolve(configured: options.timeZone ?? config.timeZone, environment: options.environment)
@@ -170,6 +171,10 @@ public final class SkillHost: Sendable {
     /// `ok` for a skill never seen or whose file changed since.
     public func lastHealth() -> [String: SkillHealth] { invoker.health.all() }
 
+    /// Problems with the recorded health itself (for `doctor`): `health.json` cannot be read or
+    /// written (calls are then refused), or a damaged one was kept aside.
+    public func healthProblems() -> [(message: String, hint: String)] { invoker.health.problems() }
+
     /// Probes every registered skill now (in parallel, each with the health deadline), through the
     /// runtime its calls use (a worker process unless trusted), records the answers in the health
     /// state machine, and returns every skill's health afterwards. A skill that cannot even be loaded
@@ -208,7 +213,9 @@ public final class SkillHost: Sendable {
             return .failure(SkillError(.noSkill, "no registered skill has the id \"\(id)\"",
                                        hint: near.isEmpty ? "run `skillhost list` to see the skill ids" : "did you mean \(near.joined(separator: ", "))?"))
         }
-        invoker.health.recordAll([(id, .unblocked)])
+        if let problem = invoker.health.recordAll([(id, .unblocked)]) {
+            return .failure(problem.refusal("that skill \(id) was unblocked", skillID: id))
+        }
         return .success(invoker.health.current(id))
     }
 
@@ -270,18 +277,29 @@ public final class SkillHost: Sendable {
         let folder = PathText.absolute(directories[0])
         let name = PathText.fileName(of: file)
         let target = folder + "/" + name
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        } catch {
+            return .failure(SkillError(.internal, "cannot create the skill folder \"\(folder)\": \(error)"))
+        }
+        // Installs into one folder take turns (an exclusive flock on the folder itself), and each one
+        // checks what is installed now — not what was there when this host opened — so of parallel
+        // installs of one id and version under different names, the first wins and the others are refused.
+        let folderLock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folderLock >= 0 else {
+            return .failure(SkillError(.internal, "cannot open the skill folder \"\(folder)\": \(String(cString: strerror(errno)))"))
+        }
+        defer { close(folderLock) }  // closing releases the lock
+        while flock(folderLock, LOCK_EX) != 0 && errno == EINTR {}
+        let installed = Self.registry(of: Self.scanFolders(directories, workerPath: workerPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs),
+                                      trusted: config.trusted)
         var shadows: (path: String, version: SemanticVersion)? = nil
-        if let other = registry.skill(id: manifest.id), other.file.path != target {
+        if let other = installed.skill(id: manifest.id), other.file.path != target {
             guard manifest.version > other.summary.version else {
                 return .failure(SkillError(.invalidInput, "not installed: skill id \"\(manifest.id)\" is already provided by \"\(other.file.path)\" (version \(other.summary.version)); \"\(file)\" has version \(manifest.version), which would never be used (the newest version of an id wins)",
                                            hint: "to roll back, remove the newer file; to replace it, install the new one under the same file name (\(PathText.fileName(of: other.file.path)))"))
             }
             shadows = (other.file.path, other.summary.version)
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        } catch {
-            return .failure(SkillError(.internal, "cannot create the skill folder \"\(folder)\": \(error)"))
         }
         let tmp = folder + "/.\(name).installing.\(getpid())"
         guard let data = FileManager.default.contents(atPath: file) else {

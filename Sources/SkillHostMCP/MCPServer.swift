@@ -16,7 +16,7 @@ import Synchronization
 /// Logging: `logging/setLevel`, `notifications/message` (and every log line on stderr).
 public final class MCPServer: Sendable {
     public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
-    public static let serverVersion = "1.1.0"
+    public static var serverVersion: String { BuildInfo.version }
     static let levels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
     let host: SkillHost

@@ -33,6 +33,9 @@ public protocol AgentSkill: Sendable {
     /// host then refuses it with a message naming both versions, and an older host gets a failed `init`
     /// whose log line names the missing services.
     var requiredHostABIMinor: Int { get }
+    /// What the skill needs beyond computing (`skh_skill.permissions`, ABI 1.2): network, files,
+    /// environment variables, programs. Default `.none`. See `SkillPermissions`.
+    var permissions: SkillPermissions { get }
 
     /// Serves one call of one of `supportedIntents` (the host has already validated `input` against the
     /// intent's input schema). Throw `SkillError` to choose the status; any other error becomes
@@ -57,6 +60,7 @@ public protocol AgentSkill: Sendable {
 extension AgentSkill {
     public var isThreadSafe: Bool { true }
     public var requiredHostABIMinor: Int { 0 }
+    public var permissions: SkillPermissions { .none }
     public func healthCheck(context: SkillContext) async -> SkillHealth { .ok }
     public func setUp(context: SkillContext) throws {}
 }

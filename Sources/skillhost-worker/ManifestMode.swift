@@ -85,6 +85,7 @@ func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
     if has(size, end(\skh_skill.health)) { l.key("hasHealth"); l.bool(s.health != nil) }
     if has(size, end(\skh_skill.release)) { l.key("hasRelease"); l.bool(s.release != nil) }
     if has(size, end(\skh_skill.abi_minor_required)) { l.key("abiMinorRequired"); l.number(s.abi_minor_required) }
+    if has(size, end(\skh_skill.permissions)) { l.key("permissions"); describePermissions(s.permissions, into: &l) }
     if has(size, end(\skh_skill.intents)) {
         l.key("intentCount"); l.number(s.intent_count)
         if let intents = s.intents, s.intent_count <= 1024 {
@@ -130,6 +131,7 @@ func manifest(of path: String) -> Line {
 
 /// `skillhost-worker manifest FILE...`: one line per file, in order, then exit 0.
 func runManifestMode(_ files: ArraySlice<String>) -> Never {
+    Sandbox.applyForScan(files: Array(files))
     for path in files {
         manifest(of: path).emit()
     }

@@ -88,7 +88,7 @@ enum Help {
     """
 
     static let install = """
-    USAGE: skillhost install FILE [--force] [--json]
+    USAGE: skillhost install FILE [--force] [--grant all|none|LIST]... [--json]
 
     Validates FILE as a skill (as `skillhost validate` does), then copies it into the skill folder
     under its own name through a temporary file and an atomic rename, so no scan ever sees half a
@@ -96,6 +96,12 @@ enum Help {
     --force; warnings do not block, and --force never installs a file the scan would refuse. When
     another file already provides the skill id, only a newer version is installed (the older file
     stays, shadowed, for a rollback); a file with the same name is replaced.
+
+    A skill that asks for permissions (network, files, environment variables, programs) needs your
+    consent: on a terminal you are asked; otherwise give --grant. --grant all grants what it asks for
+    now (a later version asking for more gets only this), --grant none nothing beyond its data folder,
+    and a list grants exactly that: --grant network=HOST:PORT,read=PATH,write=PATH,env=NAME,programs.
+    The grant is recorded in the config file ("grants"); the skill's worker can reach only that.
     """
 
     static let validate = """

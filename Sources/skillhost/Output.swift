@@ -3,25 +3,37 @@ import SkillHostCore
 
 /// Writing to the terminal: stdout for results, stderr for diagnostics. One place for the formats.
 enum Out {
-    /// Results go to the host's real stdout (see `ProtectedOutput`), never mixed with skill noise.
+    /// Human text to the host's real stdout (see `ProtectedOutput`), never mixed with skill noise.
+    /// Control characters are shown escaped (`TerminalText`); line breaks stay, so a value that may
+    /// hold one (a file name, a skill's message) goes through `safe` first.
     static func print(_ s: String) {
-        ProtectedOutput.write(s + "\n")
+        ProtectedOutput.write(TerminalText.escaped(s, keepingNewlines: true) + "\n")
     }
 
+    /// Human text to stderr, escaped as `print`.
     static func error(_ s: String) {
-        writeStandardError(s + "\n")
+        writeStandardError(TerminalText.escaped(s, keepingNewlines: true) + "\n")
     }
 
-    static func json(_ j: JSON, pretty: Bool = false) { print(pretty ? j.pretty : j.serialized) }
+    /// One value inside a line of human output: every control character escaped, line breaks too.
+    static func safe(_ s: String) -> String { TerminalText.escaped(s) }
+
+    /// JSON, exactly as serialized (JSON escapes control characters in strings itself).
+    static func json(_ j: JSON, pretty: Bool = false) { ProtectedOutput.write((pretty ? j.pretty : j.serialized) + "\n") }
 
     /// Reports a failure the way the caller asked for (JSON on stdout, or text on stderr) and returns
     /// the exit code of its kind.
     static func fail(_ e: SkillError, json: Bool) -> Int32 {
         if json {
             self.json(e.responseJSON)
+        } else if let place = e.config {
+            // A configuration error is its own report: where, then what (exit 10, as invalid_input).
+            let what = e.message.firstRange(of: place.place + ": ").map { String(e.message[$0.upperBound...]) } ?? e.message
+            error("skillhost: configuration error in \(safe(place.file)), \(place.place):\n  \(safe(what))")
+            if let h = e.hint { error("hint: \(safe(h))") }
         } else {
-            error("error (\(e.kind.rawValue)): \(e.message)")
-            if let h = e.hint { error("hint: \(h)") }
+            error("error (\(e.kind.rawValue)): \(safe(e.message))")
+            if let h = e.hint { error("hint: \(safe(h))") }
         }
         return e.kind.exitCode
     }
@@ -30,9 +42,9 @@ enum Out {
     static func table(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
         var widths = [Int](repeating: 0, count: header.count)
-        for r in all { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        for r in all { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], safe(c).count) } }
         return all.map { r in
-            r.enumerated().map { i, c in i == r.count - 1 ? c : c.padding(widths[i]) }
+            r.enumerated().map { i, c in i == r.count - 1 ? safe(c) : safe(c).padding(widths[i]) }
                 .joined(separator: "  ")
         }.joined(separator: "\n")
     }
@@ -47,7 +59,7 @@ func openHost(_ args: Arguments) throws(SkillError) -> SkillHost {
     let host = try SkillHost(options)
     // doctor reports folder problems itself; inspect and validate look at one file and need no folder.
     for f in host.scan.folders where f.problem != nil && !["doctor", "inspect", "validate"].contains(args.command ?? "") {
-        Out.error("skillhost: warning: \(f.problem!)" + (f.hint.map { "\nhint: \($0)" } ?? ""))
+        Out.error("skillhost: warning: \(Out.safe(f.problem!))" + (f.hint.map { "\nhint: \(Out.safe($0))" } ?? ""))
     }
     return host
 }

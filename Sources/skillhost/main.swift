@@ -21,7 +21,10 @@ let code: Int32
 do {
     let args = try Arguments(Array(CommandLine.arguments.dropFirst()))
     _ = try args.int("--scan-timeout")  // a usage error (exit 2), whichever command it comes with
-    if let name = args.command, name != "help", let run = commands[name] {
+    if args.command == nil && args.flag("--version") {
+        if args.flag("--json") { Out.json(BuildInfo.json) } else { Out.print(BuildInfo.text) }
+        code = 0
+    } else if let name = args.command, name != "help", let run = commands[name] {
         if args.flag("--help") { Out.print(helps[name]!); code = 0 } else { code = run(args) }
     } else if args.command == nil || args.command == "help" {
         if let topic = args.positionals.first, let text = helps[topic] { Out.print(text) } else { Out.print(Help.main) }

@@ -45,7 +45,8 @@ final class AskTests: EndToEndTestCase {
          "skills":{"dev.skillhost.calendar":{"calendars":["\(calendars)"]},
                    "dev.skillhost.weather":{"baseURL":"\(baseURL)","places":{"home":{"latitude":31.23,"longitude":121.47}},"timeoutMs":2000},
                    "test.fixture.alpha":{"sleepMs":\(sleepMs)},"test.fixture.beta":{"sleepMs":\(sleepMs)}},
-         "agent":{"defaults":{"weather.forecast":{"place":"home"}}}}
+         "agent":{"defaults":{"weather.forecast":{"place":"home"}}},
+         "grants":{"dev.skillhost.calendar":{"read":["{config:calendars}"]},"dev.skillhost.weather":{"network":["{config:baseURL}"]}}}
         """.utf8).write(to: URL(fileURLWithPath: config))
         extraEnvironment["SKILLHOST_CONFIG"] = config
         return config

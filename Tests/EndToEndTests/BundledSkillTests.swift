@@ -155,7 +155,7 @@ final class BundledSkillTests: EndToEndTestCase {
 
     func writeCalendarConfig() throws -> String {
         let config = work + "/calendar-config.json"
-        let text = #"{"skills":{"dev.skillhost.calendar":{"calendars":["\#(samples)"]}},"timeZone":"Europe/Warsaw","locale":"en-US"}"#
+        let text = #"{"skills":{"dev.skillhost.calendar":{"calendars":["\#(samples)"]}},"timeZone":"Europe/Warsaw","locale":"en-US","grants":{"dev.skillhost.calendar":{"read":["{config:calendars}"]}}}"#
         try Data(text.utf8).write(to: URL(fileURLWithPath: config))
         return config
     }

@@ -96,4 +96,37 @@ final class InstallTests: EndToEndTestCase {
         let result = try assertInvokeOK(invoke("units.convert", #"{"value":1,"from":"ft","to":"in"}"#), skill: "dev.skillhost.units")
         XCTAssertEqual(number((result as? [String: Any])?["value"]), 12)
     }
+
+    /// Issue 12, item 17: parallel installs of one id and version under different names take turns;
+    /// the first wins and the others are refused, so no duplicate_id refusal is left behind.
+    func testParallelInstallsOfOneIdUnderDifferentNamesInstallOnlyOne() throws {
+        let sources = work + "/sources"
+        try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
+        let names = ["echo_one.so", "echo_two.so", "echo_three.so"]
+        for n in names { try copy(fixtures + "/echo_c.so", into: sources, as: n) }
+        let results = ThreadSafeResults(count: names.count)
+        let (env, dir, folder) = (environment, work, skills)
+        DispatchQueue.concurrentPerform(iterations: names.count) { i in
+            results.set(i, Run.program(E2E.skillhostPath, ["install", sources + "/" + names[i], "--json", "--skills-dir", folder],
+                                       environment: env, currentDirectory: dir, timeout: 60))
+        }
+        let all = results.all
+        XCTAssertEqual(all.map(\.exitCode).sorted(), [0, 10, 10], all.map(\.summary).joined(separator: "\n"))
+        for r in all where r.exitCode != 0 {
+            XCTAssertTrue(r.stdout.contains("already provided"), r.summary)
+        }
+        let list = try listAll()
+        XCTAssertEqual(list.skills.count, 1, list.result.summary)
+        XCTAssertEqual(list.refused.count, 0, "no duplicate_id left behind: \(list.result.summary)")
+        XCTAssertEqual(try folderEntries().count, 1)
+    }
+}
+
+/// Results of concurrent runs, stored from several threads.
+final class ThreadSafeResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [CommandResult?]
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: CommandResult) { lock.lock(); results[i] = r; lock.unlock() }
+    var all: [CommandResult] { lock.lock(); defer { lock.unlock() }; return results.compactMap { $0 } }
 }

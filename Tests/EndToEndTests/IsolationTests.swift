@@ -114,6 +114,7 @@ final class IsolationTests: EndToEndTestCase {
     }
 
     func testAChildForkedBySkillCodeDoesNotOutliveTheHost() throws {
+        try writeConfig(#"{"grants": {"test.fixture.fork": {"programs": true}}}"#)  // fork needs "programs"
         try addSkill("fork_child.so")
         let r = invoke("fixture.fork")
         let child = try XCTUnwrap((try assertInvokeOK(r, skill: "test.fixture.fork") as? [String: Any])?["child"] as? Int, r.summary)

@@ -19,7 +19,8 @@ final class MailSkillTests: EndToEndTestCase {
             XCTFail("SKILLHOST_MAIL_SKILL=\(so) does not exist: run `make mail-skill` (or `make test`)")
             throw HarnessError("missing \(so)")
         }
-        let r = skillhost("install", so, "--json")
+        // Consent as a script gives it: what the skill asks for, plus the sample mailboxes the calls name.
+        let r = skillhost("install", so, "--json", "--grant", "all", "--grant", "read=\(E2E.packageRoot)/Plugins/MailSkill/Samples")
         XCTAssertEqual(r.exitCode, 0, "skillhost install of the mail skill: \(r.summary)")
     }
 
@@ -70,7 +71,7 @@ final class MailSkillTests: EndToEndTestCase {
     }
 
     func testTriageOfTheMboxWithChineseLocaleFromConfig() throws {
-        try writeConfig(#"{"locale":"zh-CN","skills":{"dev.skillhost.mail":{"mailbox":"\#(samples)/archive.mbox"}}}"#)
+        try writeConfig(#"{"locale":"zh-CN","skills":{"dev.skillhost.mail":{"mailbox":"\#(samples)/archive.mbox"}},"grants":{"dev.skillhost.mail":{"read":["{config:mailbox}"]}}}"#)
         let r = try result("mail.triage", "{}")
         XCTAssertEqual(r["format"] as? String, "mbox")
         XCTAssertEqual(labels(r), [
@@ -110,6 +111,7 @@ final class MailSkillTests: EndToEndTestCase {
         try copy(samples + "/Maildir/new/" + sample, into: box + "/new", as: sample)
         try Data().write(to: URL(fileURLWithPath: box + "/cur/empty:2,S"))
         try Data("no header here\n\njust bytes".utf8).write(to: URL(fileURLWithPath: box + "/cur/garbage:2,S"))
+        try writeConfig(#"{"grants":{"dev.skillhost.mail":{"read":["\#(box)"]}}}"#)  // the sandbox: this mailbox is granted
         let r = try result("mail.triage", #"{"path":"\#(box)"}"#)
         XCTAssertEqual((r["messages"] as? [Any])?.count, 1)
         let skipped = (r["skipped"] as? [[String: Any]] ?? []).map { "\($0["source"] as? String ?? ""): \($0["reason"] as? String ?? "")" }
@@ -122,7 +124,7 @@ final class MailSkillTests: EndToEndTestCase {
     /// finds feed a `calendar.events.list` for those days (a step that depends on another).
     func testAskAboutTheInboxChecksTheCalendarForTheInvitations() throws {
         try addBundledSkill("libCalendarSkill.so")
-        _ = try writeConfig(#"{"timeZone":"Europe/Warsaw","skills":{"dev.skillhost.mail":{"mailbox":"\#(samples)/Maildir"},"dev.skillhost.calendar":{"calendars":["\#(E2E.packageRoot)/Plugins/CalendarSkill/Samples"]}}}"#)
+        _ = try writeConfig(#"{"timeZone":"Europe/Warsaw","skills":{"dev.skillhost.mail":{"mailbox":"\#(samples)/Maildir"},"dev.skillhost.calendar":{"calendars":["\#(E2E.packageRoot)/Plugins/CalendarSkill/Samples"]}},"grants":{"dev.skillhost.mail":{"read":["{config:mailbox}"]},"dev.skillhost.calendar":{"read":["{config:calendars}"]}}}"#)
         let r = skillhost(["ask", "what's in my inbox?", "--now", "2026-11-30T08:00:00+01:00", "--json"], timeout: 60)
         XCTAssertEqual(r.exitCode, 0, r.summary)
         let o = try r.jsonObject()

@@ -35,6 +35,17 @@ final class UsageTests: EndToEndTestCase {
         }
     }
 
+    /// `--version` names the version, the toolchain Swift skills must match, and the ABI range served.
+    func testVersionNamesTheToolchainAndTheABIServed() throws {
+        let r = skillhost("--version")
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        XCTAssertTrue(r.stdout.hasPrefix("skillhost "), r.summary)
+        XCTAssertTrue(r.stdout.contains("toolchain: swift-") && r.stdout.contains("skill ABI: 1.0–1."), r.summary)
+        let j = try skillhost("--version", "--json").jsonObject()
+        XCTAssertEqual((j["abi"] as? [String: Any])?["major"] as? Int, 1)
+        XCTAssertTrue((j["toolchain"] as? String ?? "").hasPrefix("swift-"), "\(j)")
+    }
+
     func testMainHelpExitsZeroAndNoCommandExitsTwo() throws {
         let help = skillhost("--help")
         XCTAssertEqual(help.exitCode, 0, help.summary)

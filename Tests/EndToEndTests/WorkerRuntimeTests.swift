@@ -251,7 +251,7 @@ final class WorkerRuntimeTests: EndToEndTestCase {
     func testShutdownStopsAndReapsEveryWorker() throws {
         try addSkill("echo_c.so")
         try addSkill("fork_child.so")
-        let h = try openHost()
+        let h = try openHost(config: #"{"grants": {"test.fixture.fork": {"programs": true}}}"#)  // fork needs "programs"
         guard case .success = call(h, "fixture.echo", #"{"text":"x"}"#), case .success = call(h, "fixture.fork") else {
             return XCTFail("calls failed")
         }

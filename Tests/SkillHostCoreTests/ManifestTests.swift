@@ -37,17 +37,17 @@ final class ManifestTests: XCTestCase {
     func testRefusesAnotherABIMajorNamingBothVersions() {
         let r = refusal(#"{"abiMajor":2,"abiMinor":3,"structSize":8}"#)
         XCTAssertEqual(r?.reason, .abiMismatch)
-        XCTAssertTrue(r!.message.contains("host serves ABI 1.0–1.1, skill was built for ABI 2.3"), r!.message)
+        XCTAssertTrue(r!.message.contains("host serves ABI 1.0–1.2, skill was built for ABI 2.3"), r!.message)
         XCTAssertEqual(r?.reason.errorKind, .incompatible)
     }
 
     func testNegotiatesTheRequiredMinor() {
-        let needsNext = good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":4,"abiMinorRequired":2"#)
+        let needsNext = good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":4,"abiMinorRequired":3"#)
         let r = refusal(needsNext)
         XCTAssertEqual(r?.reason, .abiMismatch)
-        XCTAssertTrue(r!.message.contains("skill needs ABI 1.2 or newer (built for 1.4), this host serves ABI 1.0–1.1"), r!.message)
+        XCTAssertTrue(r!.message.contains("skill needs ABI 1.3 or newer (built for 1.4), this host serves ABI 1.0–1.2"), r!.message)
         let m = try? validate(good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":4,"abiMinorRequired":1"#)).get()
-        XCTAssertEqual(m?.abiServed, "1.1", "served at the host's minor")
+        XCTAssertEqual(m?.abiServed, "1.2", "served at the host's minor")
         XCTAssertEqual(m?.abiRequired, "1.1")
         let inverted = refusal(good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":0,"abiMinorRequired":1"#))
         XCTAssertTrue(inverted!.message.contains(#"field "abi_minor_required": expected at most abi_minor (0), found 1"#), inverted!.message)

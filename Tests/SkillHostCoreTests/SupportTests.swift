@@ -2,6 +2,13 @@ import XCTest
 @testable import SkillHostCore
 
 final class SupportTests: XCTestCase {
+    func testAuditReadersSkipATornLine() throws {
+        let path = NSTemporaryDirectory() + "/audit-torn-\(getpid()).jsonl"
+        defer { unlink(path) }
+        try Data("{\"a\":1}\n{\"b\":\n{\"c\":3}\n\n".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(AuditLog.entries(at: path).map(\.serialized), [#"{"a":1}"#, #"{"c":3}"#])
+    }
+
     func testSHA256KnownVectors() {
         XCTAssertEqual(SHA256.hex(of: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(SHA256.hex(of: Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -13,6 +13,8 @@ struct CalendarSkill: AgentSkill {
     let description = "Reads iCalendar (.ics) files and lists or summarizes the events of a range of days, recurring events included."
 
     var supportedIntents: [SkillIntent] { CalendarIntents.all }
+    /// The calendar files and folders a person configures (`"calendars"` in its config section), read-only.
+    var permissions: SkillPermissions { SkillPermissions(read: [.config("calendars")]) }
 
     func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
         switch input.intent {

@@ -13,6 +13,9 @@ struct RemindersSkill: AgentSkill {
     let vendor = "skillhost"
     let description = "Creates, lists and completes reminders kept in a local file."
     let supportedIntents = ReminderIntents.all
+    /// Its store lives in its data folder (always open to it), so it asks for nothing more. A `store`
+    /// configured outside that folder needs a write grant from the owner.
+    let permissions = SkillPermissions.none
 
     func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
         let store = ReminderStore(path: try Self.storePath(context))

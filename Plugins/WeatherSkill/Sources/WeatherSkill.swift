@@ -12,6 +12,10 @@ struct WeatherSkill: AgentSkill {
     let description = "Daily weather forecast (conditions, temperatures, rain) for coordinates or a configured place, fetched from an Open-Meteo-compatible web service."
 
     var supportedIntents: [SkillIntent] { WeatherIntents.all }
+    /// The forecast service: the configured `baseURL`'s host and port, or Open-Meteo's public API.
+    var permissions: SkillPermissions {
+        SkillPermissions(network: [.config("baseURL"), .host("api.open-meteo.com", port: 443)])
+    }
 
     func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
         guard input.intent == WeatherIntents.forecast else {

@@ -18,9 +18,14 @@
  *     `struct_size` that the side which allocated it sets to sizeof(the struct it was compiled with).
  *     The reader must not touch a field that lies beyond `struct_size`; such a field counts as 0/NULL.
  *   - A major version changes or removes something. A host serves exactly one major; a skill built for
- *     another major is refused before any of its functions is called, with a message naming both.
+ *     another major is refused before init(), invoke() or health() is ever called, with a message
+ *     naming both. skillhost_entry() itself IS called — it is how the host learns the version — first
+ *     in a short-lived scan process (`skillhost-worker`, under a deadline: a crash or a hang there
+ *     costs only that process and gets the file refused as crashed_during_scan / timed_out), and
+ *     again in the process that will run the skill. So skillhost_entry() and the library's static
+ *     constructors must be cheap and free of side effects (see skh_entry_fn below).
  *
- * Negotiation. A host serves every minor from 0 up to its own (1.0–1.1 for this header). A skill says
+ * Negotiation. A host serves every minor from 0 up to its own (1.0–1.2 for this header). A skill says
  * which minor it was built with (abi_minor) and the oldest one it can work with (abi_minor_required,
  * added in 1.1; absent means 0). The host refuses a skill whose abi_minor_required is newer than its
  * own minor, naming both; otherwise the call is served at min(host minor, skill minor). The skill, in
@@ -33,6 +38,8 @@
  *   1.0  the first version.
  *   1.1  skh_skill.abi_minor_required; skh_intent.version (intent versions, "name@N");
  *        skh_host.time_left_ms.
+ *   1.2  skh_skill.permissions (skh_permissions: the network, files, environment variables and
+ *        programs a skill needs; the host's owner grants them and the host enforces the grants).
  *
  * The host reads, in this order and before anything else: skh_skill.abi_major, .abi_minor,
  * .struct_size. If abi_major differs from the host's, the host reads nothing more.
@@ -45,10 +52,39 @@
  *
  * Lifecycle, in one process (the host's, or a worker process of the host's):
  *   1. dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE). The library is never unloaded.
- *   2. skillhost_entry()                         [once]  — may also run in a short-lived scan process
+ *   2. skillhost_entry()                         [once]  — also run, earlier, in a short-lived scan
+ *                                                          process that only reads the struct
  *   3. skill->init(host)                         [once]  — only if non-NULL; before any invoke/health
  *   4. skill->invoke(call) and skill->health(…)  per the tags on each field
  *   There is no "deinit": a process that hosts skills ends by exiting.
+ *
+ * Deadlines, cancellation and the process. By default a skill runs in a worker process of its own.
+ *   - When a call's deadline passes (the caller's --timeout, default 10 s), the host sends SIGTERM to
+ *     the worker's process group and SIGKILL after a grace period (config workers.killGraceMs,
+ *     default 200 ms); the call ends as "timeout" and the next call starts a new worker.
+ *   - When the caller cancels, is_cancelled() turns non-zero and the skill has 500 ms to complete
+ *     (with SKH_STATUS_CANCELLED); after that its worker is stopped the same way.
+ *   - The worker also ends when it exceeds a limit (address space, open files, CPU seconds per call:
+ *     config "workers") or when the host goes away (its channel closes).
+ *   So code that runs after a deadline may never get its chance — including the complete() a skill
+ *   means to make after seeing is_cancelled(). Keep what the skill writes consistent at every step
+ *   (write a temporary file and rename it), and bound your own waits with time_left_ms().
+ *   A skill the host's owner marks trusted runs inside the host process instead: it is never stopped;
+ *   the host stops waiting, the call stays valid until complete(), and a late completion is dropped.
+ *
+ * Sizes. Through a worker, one complete() (result and message together) may be up to 64 MiB; larger
+ * is reported as "internal" (the host protocol was broken), and a result that is not JSON is quoted
+ * by its first 4096 bytes. Each log line and progress message is sent the same way (64 MiB); keep
+ * messages to a sentence and log lines to a few KiB — the host prints them whole, one line each.
+ * What the skill writes to stdout/stderr is not the result: the host keeps the last 64 KiB for error
+ * messages and passes at most 64 KiB per call on to the log. A skill declares at most 1024 intents.
+ *
+ * C++. The README's examples use C99 designated initializers ({ .name = … }), which C++ has only
+ * since C++20. Before that, value-initialise the structs and assign the fields:
+ *     static skh_skill make_skill() { skh_skill s = {}; s.abi_major = SKH_ABI_VERSION_MAJOR; …; return s; }
+ *     static const skh_skill the_skill = make_skill();
+ *     extern "C" SKH_EXPORT const skh_skill *skillhost_entry(void) { return &the_skill; }
+ * Every struct here is plain C (no constructors), so `= {}` zeroes every field not assigned.
  *
  * Rationale: a Swift image cannot be unloaded safely (the Swift runtime keeps pointers into it), so
  * the host never calls dlclose and never asks a skill to tear down. Swapping a skill means a new
@@ -66,7 +102,7 @@ extern "C" {
 
 /* The version of this header. A skill copies these into skh_skill.abi_major/.abi_minor. */
 #define SKH_ABI_VERSION_MAJOR 1
-#define SKH_ABI_VERSION_MINOR 1
+#define SKH_ABI_VERSION_MINOR 2
 
 /* The name of the one exported entry symbol (for dlsym). */
 #define SKH_ENTRY_SYMBOL "skillhost_entry"
@@ -167,7 +203,9 @@ typedef struct skh_host {
 
     /* Reports progress of `call`: step `step` of `total` (1-based; total 0 = unknown), with an
      * optional UTF-8 `message` (may be NULL), borrowed for the duration of the call.
-     * [any-thread] Reports for a completed call are ignored. */
+     * Where it shows: `skillhost ask` on a terminal (its phase line, "executing INTENT step/total
+     * (message)"), and MCP clients that asked for progress (notifications/progress). `skillhost
+     * invoke` does not show it. [any-thread] Reports for a completed call are ignored. */
     void (*progress)(const struct skh_call *call, uint32_t step, uint32_t total, const char *message);
 
     /* Returns non-zero once the host no longer wants the result of `call` (deadline passed, or the
@@ -245,6 +283,9 @@ typedef struct skh_call {
      * after invoke() returns.
      *   status == SKH_STATUS_OK: `result_json` is a UTF-8 JSON value (`result_len` bytes) that matches
      *       the intent's output_schema; `message` is an optional one-sentence human summary (or NULL).
+     *       A NULL `result_json` means the JSON value null (then `result_len` is ignored, and an
+     *       output_schema, if any, must accept null). Bytes that are not JSON are reported to the
+     *       caller as error kind "internal", a bug in the skill.
      *   otherwise: `result_json` may be NULL (or a JSON object with details); `message` says what went
      *       wrong and, where possible, what would fix it. It should not be NULL.
      * `message` is NUL-terminated UTF-8. Every pointer is borrowed for the duration of complete(); the
@@ -274,14 +315,23 @@ typedef struct skh_intent {
     uint32_t flags;       /* SKH_INTENT_* bits */
 
     /* Dotted lowercase name, unique within the skill: "domain.noun[.verb]", e.g. "calendar.events.list".
-     * [a-z0-9_] segments separated by '.', at least two segments. */
+     * [a-z0-9_] segments separated by '.', at least two segments. Required (NULL gets the file refused). */
     const char *name;
-    const char *description; /* one or two sentences, for people and for LLMs choosing a tool */
+    const char *description; /* one or two sentences, for people and for LLMs choosing a tool; NULL reads as "" */
 
-    /* JSON Schema (the subset: type, properties, required, additionalProperties, items, enum,
-     * minimum, maximum, minLength, maxLength, minItems, maxItems, pattern-free formats "date" and
-     * "date-time", description, default; and "secret": true or "writeOnly": true on a property, which
-     * the host's audit log redacts). The root must be {"type":"object", …}. Required. */
+    /* JSON Schema, in the subset the host checks before the skill sees the input:
+     *   keywords     type, properties, required, additionalProperties, items, enum, const, minimum,
+     *                maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems,
+     *                maxItems, pattern (a regular expression that must match somewhere in the string;
+     *                anchor it with ^…$ to match all of it), format ("date" = YYYY-MM-DD and
+     *                "date-time" = RFC 3339 are checked; other formats are accepted and not checked),
+     *                anyOf, oneOf, allOf;
+     *   annotations  description, title, default, examples, $schema, $id, $comment, readOnly,
+     *                deprecated, and "secret": true or "writeOnly": true — on any schema, anywhere
+     *                (a property, items, additionalProperties, a branch of allOf/anyOf/oneOf) — which
+     *                the host's audit log replaces by "[redacted]".
+     * Any other keyword (for example $ref) gets the file refused (bad_manifest): the host does not
+     * pretend to check what it does not. The root must be {"type":"object", …}. Required. */
     const char *input_schema;
     /* JSON Schema the result matches, or NULL for "any JSON value". */
     const char *output_schema;
@@ -311,6 +361,81 @@ typedef struct skh_intent {
 } skh_intent;
 
 /* ---------------------------------------------------------------------------------------------- */
+/* skh_permissions — what a skill needs beyond computing (1.2). Allocated and owned by the skill,    */
+/* static for the process, like skh_skill.                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+/*
+ * A skill runs in a worker process that can reach only what the host's owner GRANTED: a declaration
+ * is a request, shown when the skill is installed (`skillhost install` asks for consent) and by
+ * `skillhost inspect` / `list`; the owner may grant less or more (config "grants"). Whatever is not
+ * granted fails the way the operating system makes it fail (open() returns EACCES, connect()
+ * ECONNREFUSED or EACCES, execve() EACCES, fork() EAGAIN), so a skill must treat those errors as
+ * "not permitted" and complete with SKH_STATUS_UNAVAILABLE and a message naming what it needed.
+ * Declare everything: a skill that declares nothing gets nothing beyond the baseline below.
+ *
+ * Always allowed, without declaring it: computing and allocating (within the host's limits), the
+ * clock, reading the skill's own .so file, read-write in its data folder (skh_call.context_json
+ * "dataDir"; the host creates it before the worker starts), read-only system libraries, the Swift
+ * runtime and time zone data, threads. Never allowed, whatever is granted: debugging or reading the
+ * memory of other processes, signals to processes outside the worker, mounting, loading kernel
+ * modules, new namespaces, raw sockets, device nodes.
+ *
+ * Lists are NULL-terminated arrays of NUL-terminated UTF-8 strings (NULL itself means an empty list),
+ * static for the process. Paths and network entries may contain placeholders the HOST fills in from
+ * its own configuration when it starts the worker (the skill never sees them resolved here; it sees
+ * the real values in its call context and config section):
+ *   {home}          the user's home folder
+ *   {data}          this skill's data folder (always read-write; useful as a base for sub-paths)
+ *   {config_home}   $XDG_CONFIG_HOME (default {home}/.config)
+ *   {data_home}     $XDG_DATA_HOME (default {home}/.local/share)
+ *   {cache_home}    $XDG_CACHE_HOME (default {home}/.cache)
+ *   {state_home}    $XDG_STATE_HOME (default {home}/.local/state)
+ *   {config:KEY}    the member KEY of this skill's own config section (skh_call.context_json "config";
+ *                   KEY may be dotted, "mail.maildir"), a string or an array of strings, each giving
+ *                   one entry. A path like the calendar files a person configures. The entry is
+ *                   exactly the placeholder: "{config:calendars}". An absent member gives no entry.
+ * A path entry is an absolute path or starts with a placeholder other than {config:…} followed by
+ * "/…" ("{home}/.netrc"); a folder covers everything below it. Access is checked on the real file,
+ * through symbolic links.
+ */
+
+/* skh_permissions.flags */
+
+/* The skill runs programs (execve, fork, posix_spawn, system). Without it those fail with EACCES /
+ * EAGAIN, and the worker cannot create processes, only threads. Granting it lets programs run with the
+ * skill's other grants (they inherit the sandbox), and execute rights on the system folders. */
+#define SKH_PERMISSION_PROGRAMS (1u << 0)
+
+typedef struct skh_permissions {
+    uint32_t struct_size; /* sizeof(skh_permissions) as the skill was compiled; grows like skh_skill */
+    uint32_t flags;       /* SKH_PERMISSION_* bits */
+
+    /* Outbound TCP connections: "HOST:PORT" ("api.open-meteo.com:443", "[::1]:8080"), "*:PORT" (any
+     * host), or "{config:KEY}" where the config member is a URL ("https://host:8443/v1", the port from
+     * the scheme when absent: http 80, https 443) or "HOST:PORT". NULL or empty: no network at all
+     * (the worker gets a network namespace of its own with no interfaces up).
+     * Enforcement is by PORT only: a grant of "example.com:443" lets the skill connect to port 443 of
+     * any address (the host name is shown to the owner, not checked: DNS answers are the skill's to
+     * choose). Binding and listening are never allowed. UDP (DNS) is not filtered when any port is
+     * granted. */
+    const char *const *network;
+
+    /* Files and folders the skill reads (beyond its data folder): "{config:calendars}",
+     * "{home}/Mail", "/usr/share/dict/words". */
+    const char *const *read;
+
+    /* Files and folders the skill creates, writes, renames and removes in (beyond its data folder). A
+     * file or folder must exist before the worker starts (the host does not create them). */
+    const char *const *write;
+
+    /* Names of environment variables the skill reads ("HTTPS_PROXY", "MY_API_TOKEN"). The worker
+     * starts with a short fixed environment (PATH, LANG, LC_*, TZ, HOME and TMPDIR set to the data
+     * folder) plus the granted names that the host has set; every other variable of the host (its
+     * secrets) is absent, also from /proc/self/environ. */
+    const char *const *environment;
+} skh_permissions;
+
+/* ---------------------------------------------------------------------------------------------- */
 /* skh_skill — what skillhost_entry() returns. Allocated and owned by the skill, static.            */
 /* ---------------------------------------------------------------------------------------------- */
 typedef struct skh_skill {
@@ -320,21 +445,24 @@ typedef struct skh_skill {
     uint32_t struct_size; /* sizeof(skh_skill) as the skill was compiled */
     uint32_t flags;       /* SKH_SKILL_* bits */
 
-    /* Identity. UTF-8, NUL-terminated, static for the process (like everything in this struct). */
-    const char *id;          /* reverse-DNS, lowercase, two or more parts: "com.example.calendar";
+    /* Identity. UTF-8, NUL-terminated, static for the process (like everything in this struct).
+     * id, name, version and category are required: NULL (or a value of the wrong shape) gets the file
+     * refused as bad_manifest, naming the field. vendor and description may be NULL (read as "").
+     * Every string the host shows a person is shown with control characters escaped. */
+    const char *id;          /* Required. reverse-DNS, lowercase, two or more parts: "com.example.calendar";
                                 matches ^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$ */
-    const char *name;        /* human name: "Calendar" */
-    const char *version;     /* semantic version 2.0.0: "1.4.2", "2.0.0-beta.1" */
-    const char *category;    /* one lowercase word: "productivity", "weather", "communication", … */
-    const char *vendor;      /* who ships it: "Example Corp" */
-    const char *description; /* one or two sentences */
+    const char *name;        /* Required, non-empty. human name: "Calendar" */
+    const char *version;     /* Required. semantic version 2.0.0: "1.4.2", "2.0.0-beta.1" */
+    const char *category;    /* Required. one lowercase word: "productivity", "weather", "communication", … */
+    const char *vendor;      /* who ships it: "Example Corp"; may be NULL. Named in error hints ("report it to …") */
+    const char *description; /* one or two sentences; may be NULL */
 
     /* The compiler that built the skill's Swift code, as "swift-MAJOR.MINOR" (for example "swift-6.3"),
      * or NULL for skills without Swift code. Swift has no stable ABI on Linux: the host refuses a Swift
      * skill built by another Swift version than its own. C skills set NULL and are never refused for it. */
     const char *toolchain;
 
-    uint32_t intent_count;     /* at least 1 */
+    uint32_t intent_count;     /* at least 1, at most 1024 */
     uint32_t reserved0;        /* zero */
     const skh_intent *intents; /* intent_count entries, each with its own struct_size */
 
@@ -355,6 +483,9 @@ typedef struct skh_skill {
      * the duration of the call; it may be NULL. If `detail` is non-NULL the skill may store in *detail a UTF-8, NUL-terminated JSON
      * object with specifics, e.g. {"message":"reachable","latencyMs":12}, allocated by the skill and
      * released by the host with skill->release (also when it arrives after the host stopped waiting).
+     * "message" is what `skillhost health` shows in its MESSAGE column (and list --json as
+     * healthDetail.message); "latencyMs", if given, replaces the time the host measured; the whole
+     * object is kept with the probe. Without a message the host shows "ok" or the code returned.
      * May be NULL (then the skill counts as healthy).
      * [serialized] with itself (a host that gave up waiting does not call it again until it returns);
      * it may run at the same time as invoke() calls. */
@@ -371,10 +502,23 @@ typedef struct skh_skill {
      * when this is newer than the host's own minor; see "Negotiation" at the top. At most abi_minor. */
     uint32_t abi_minor_required;
     uint32_t reserved1; /* zero */
+
+    /* --- 1.2 --- */
+
+    /* What the skill needs beyond computing (see skh_permissions above): read by the host from the scan
+     * process, shown to the owner, enforced only as far as the owner grants it. NULL: nothing. A skill
+     * built for 1.0 or 1.1 declares nothing. Static for the process; the host reads it once per scan,
+     * before init is called, and never from the worker that serves calls (the sandbox is in force
+     * before the skill's code runs there). Setting it does not require a 1.2 host: an older host
+     * ignores it, and then enforces nothing (keep abi_minor_required below 2 unless the skill must not
+     * run unsandboxed). */
+    const skh_permissions *permissions;
 } skh_skill;
 
 /* The one symbol a skill exports. Returns a pointer to a static skh_skill, the same one every call.
- * Must not fail, block, or depend on anything the host has not yet provided. [once]
+ * Must not fail, block, or depend on anything the host has not yet provided: it runs in the scan
+ * process (which only reads the struct) as well as in the process that runs the skill, so it must
+ * not start threads, open connections or write files — do that in init(). [once per process]
  * A NULL return, or a struct_size smaller than the fields the host needs, gets the file refused.
  * Fields that lie beyond a (smaller, older) struct_size count as NULL / 0. */
 typedef const skh_skill *(*skh_entry_fn)(void);

@@ -11,7 +11,9 @@ import FoundationEssentials
 ///       "workers": { "memoryLimitMB": 1024, "openFiles": 256, "cpuSecondsPerCall": 60, "killGraceMs": 200 },
 ///       "health": { "quarantineAfterCrashes": 3, "windowSeconds": 600, "slowProbeMs": 2000 },
 ///       "policy": { "skills": { "dev.skillhost.reminders": { "agent": false } }, "rateLimits": { … } },
-///       "idempotencyWindowSeconds": 86400
+///       "idempotencyWindowSeconds": 86400,
+///       "grants": { "dev.skillhost.calendar": { "read": ["{config:calendars}"] } },
+///       "sandbox": true
 ///     }
 ///
 /// `skills.<id>` is handed to that skill, and only to it, as `config` in its call context. Strings in
@@ -20,7 +22,8 @@ import FoundationEssentials
 ///
 /// Every skill runs in a worker process (`WorkerRuntime`) unless its id is in `trusted`: only the
 /// host's owner can mark a skill trusted, never the skill itself. `workers` sets the limits of those
-/// processes (see `WorkerSettings`).
+/// processes (see `WorkerSettings`). `grants` says what each skill's worker may reach (see `Grant`);
+/// `"sandbox": false` turns the sandbox off for every skill (benchmarks, kernels that misbehave).
 public struct HostConfig: Sendable {
     public var skills: [String: JSON] = [:]
     public var invokeTimeoutMs: Int = 10_000
@@ -41,6 +44,10 @@ public struct HostConfig: Sendable {
     public var idempotencyWindowSeconds = 86_400
     /// The file this came from, if any.
     public var source: String?
+    /// What each skill's worker may reach, by skill id (see `Grant`).
+    public var grants: [String: Grant] = [:]
+    /// False: no worker is sandboxed.
+    public var sandbox = true
 
     public init() {}
 
@@ -56,10 +63,23 @@ public struct HostConfig: Sendable {
             }
             return HostConfig()
         }
+        let bytes = [UInt8](data)
         let json: JSON
-        do { json = try JSON.parse([UInt8](data)) } catch {
-            throw SkillError(.invalidInput, "config file \"\(path)\" is not valid JSON: \(error)", hint: "fix the file, or move it away to use the defaults")
+        do { json = try JSON.parse(bytes) } catch {
+            var e = SkillError(.invalidInput, "config file \"\(path)\" is not valid JSON: \(error)", hint: "fix the file, or move it away to use the defaults")
+            e.config = ConfigLocation(file: path, text: bytes, offset: error.offset)
+            e.message = "config file \"\(path)\", \(e.config!.place): not valid JSON: \(error.reason)"
+            throw e
         }
+        do { return try read(json, path: path, paths: paths) } catch {
+            throw ConfigLocation.locate(error, file: path, text: bytes)
+        }
+    }
+
+    /// The longest deadline the config may set (`invokeTimeoutMs`, `scanTimeoutMs`, `healthTimeoutMs`): 24 h.
+    public static let maxMilliseconds: Int64 = 86_400_000
+
+    private static func read(_ json: JSON, path: String, paths: HostPaths) throws(SkillError) -> HostConfig {
         guard case .object(let o) = json else {
             throw SkillError(.invalidInput, "config file \"\(path)\": expected a JSON object at the top, found \(json.typeDescription)")
         }
@@ -67,9 +87,9 @@ public struct HostConfig: Sendable {
         c.source = path
         let base = PathText.directory(of: PathText.absolute(path))
         for m in o {
-            func int(_ unit: String = "milliseconds") throws(SkillError) -> Int {
-                guard let v = m.value.intValue, v > 0 else {
-                    throw SkillError(.invalidInput, "config file \"\(path)\": \"\(m.key)\" must be a positive integer (\(unit)), found \(m.value.serialized)")
+            func int(_ unit: String = "milliseconds", max: Int64 = HostConfig.maxMilliseconds) throws(SkillError) -> Int {
+                guard let v = m.value.intValue, v > 0, v <= max else {
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"\(m.key)\" must be a whole number of \(unit) from 1 to \(max), found \(m.value.serialized)")
                 }
                 return Int(v)
             }
@@ -92,7 +112,17 @@ public struct HostConfig: Sendable {
             case "health": c.health = try HealthSettings(m.value, file: path)
             case "agent": c.agent = try AgentSettings(m.value, file: path)
             case "policy": c.policy = try PolicyConfig(m.value, file: path)
-            case "idempotencyWindowSeconds": c.idempotencyWindowSeconds = try int("seconds")
+            case "idempotencyWindowSeconds": c.idempotencyWindowSeconds = try int("seconds", max: 366 * 86_400)
+            case "grants":
+                guard case .object(let grants) = m.value else {
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"grants\" must be an object of skill id → grant, found \(m.value.serialized)")
+                }
+                for g in grants { c.grants[g.key] = try Grant(g.value, id: g.key, file: path) }
+            case "sandbox":
+                guard let b = m.value.boolValue else {
+                    throw SkillError(.invalidInput, "config file \"\(path)\": \"sandbox\" must be true or false, found \(m.value.serialized)")
+                }
+                c.sandbox = b
             case "locale": c.locale = m.value.stringValue
             case "timeZone": c.timeZone = m.value.stringValue
             default:

@@ -12,6 +12,11 @@ import Synchronization
 /// exit — so the hot path of a healthy skill is a lock and a dictionary lookup. The view of the file
 /// is refreshed when another process changed it (checked at most every 250 ms), which is how an
 /// `unblock` from another command reaches a long-running host.
+///
+/// Fails closed: a call is only let through (`refusal(for:)`) when its outcome can be recorded — the
+/// file can be read, the last write succeeded (or succeeds when retried now), and the state folder is
+/// a writable folder with room left. Otherwise the call is refused as `unavailable` naming the folder,
+/// the reason and the space, so crashes can never go uncounted toward quarantine.
 /// Owned by the `Invoker`; thread-safe.
 final class HealthTracker: Sendable {
     let store: HealthStore
@@ -26,16 +31,25 @@ final class HealthTracker: Sendable {
         var checkedAt: UInt64 = 0
         var pending: [String: Int] = [:]
         var pendingSince: UInt64 = 0
+        /// Why the file could not be read or the last change could not be written, if so; cleared by
+        /// the next write that succeeds.
+        var problem: StateFile.Failure?
+        /// Events whose write failed: applied to `view`, and written again before the next call.
+        var unrecorded: [(String, HealthEvent)] = []
     }
     private let state = Mutex(State())
+    /// When `preflight` last passed (uptime ns; 0: never).
+    private let lastPreflightOK = Atomic<UInt64>(0)
 
     init(stateDir: String, settings: HealthSettings, files: [String: FileIdentity]) {
         store = HealthStore(stateDir: stateDir)
         self.settings = settings
         fileMap = Mutex(files)
-        let stamp = store.stamp()
-        let view = stamp == 0 ? [:] : store.load()
-        state.withLock { $0.view = view; $0.stamp = stamp; $0.checkedAt = DispatchTime.now().uptimeNanoseconds }
+        state.withLock { s in
+            s.stamp = store.stamp()
+            if s.stamp != 0 { reload(&s) }
+            s.checkedAt = DispatchTime.now().uptimeNanoseconds
+        }
         Self.live.withLock { $0.append(self) }
         if !Self.atExitRegistered.exchange(true, ordering: .relaxed) {
             atexit { for t in HealthTracker.live.withLock({ $0 }) { t.flush() } }
@@ -52,7 +66,7 @@ final class HealthTracker: Sendable {
     func current(_ id: String) -> SkillHealth {
         let raw = state.withLock { s -> SkillHealth? in
             refreshIfChanged(&s)
-            return s.view[id]
+            return Self.entry(s.view, id, files[id])
         }
         return HealthMachine.effective(Self.forFile(raw, files[id]), now: Self.now(), settings: settings)
     }
@@ -65,7 +79,7 @@ final class HealthTracker: Sendable {
         }
         let now = Self.now()
         var out: [String: SkillHealth] = [:]
-        for (id, f) in files { out[id] = HealthMachine.effective(Self.forFile(view[id], f), now: now, settings: settings) }
+        for (id, f) in files { out[id] = HealthMachine.effective(Self.forFile(Self.entry(view, id, f), f), now: now, settings: settings) }
         return out
     }
 
@@ -75,7 +89,7 @@ final class HealthTracker: Sendable {
             let buffered = state.withLock { s -> Bool in
                 refreshIfChanged(&s)
                 let e = HealthMachine.effective(Self.forFile(s.view[id], files[id]), now: Self.now(), settings: settings)
-                guard e.state == .ok, s.view[id] != nil else { return false }
+                guard e.state == .ok, s.view[id] != nil, s.problem == nil else { return false }
                 if s.pending.isEmpty { s.pendingSince = DispatchTime.now().uptimeNanoseconds }
                 s.pending[id, default: 0] += n
                 return DispatchTime.now().uptimeNanoseconds - s.pendingSince < 1_000_000_000
@@ -85,19 +99,114 @@ final class HealthTracker: Sendable {
         recordAll([(id, event)])
     }
 
-    /// Records several events in one write (a probe of every skill).
-    func recordAll(_ events: [(String, HealthEvent)]) {
+    /// Records several events in one write (a probe of every skill). Returns why they could not be
+    /// written, if so: they then count in this process only, are written again before the next call,
+    /// and calls are refused until they are (see `refusal(for:)`).
+    @discardableResult
+    func recordAll(_ events: [(String, HealthEvent)]) -> StateFile.Failure? {
         state.withLock { s in
-            let pending = s.pending
+            let all = s.pending.map { ($0.key, HealthEvent.succeeded(count: $0.value)) } + s.unrecorded + events
             s.pending = [:]
-            let now = Self.now()
-            s.view = store.update { entries in
-                for (id, n) in pending { apply(.succeeded(count: n), id, &entries, now) }
+            write(all, &s)
+            return s.problem
+        }
+    }
+
+    private func write(_ events: [(String, HealthEvent)], _ s: inout State) {
+        let now = Self.now()
+        do throws(StateFile.Failure) {
+            s.view = try store.update { entries in
                 for (id, e) in events { apply(e, id, &entries, now) }
             }
+            s.problem = nil
+            s.unrecorded = []
             s.stamp = store.stamp()
-            s.checkedAt = DispatchTime.now().uptimeNanoseconds
+        } catch {
+            if s.problem == nil { HostLog.warning("\(error): health outcomes cannot be recorded, so calls are refused until they can") }
+            s.problem = error
+            s.unrecorded = events
+            var view = s.view
+            for (id, e) in events { apply(e, id, &view, now) }
+            s.view = view
         }
+        s.checkedAt = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Why a call of `skill` must not go ahead, if it must not: its outcome could not be recorded (the
+    /// health file cannot be read, an earlier outcome could not be written and still cannot, or the
+    /// state folder is not a writable folder with room left), or the skill is quarantined.
+    func refusal(for skill: RegisteredSkill) -> SkillError? {
+        let problem = state.withLock { s -> StateFile.Failure? in
+            refreshIfChanged(&s)
+            if s.problem != nil {
+                // Try again: the folder may have room now, or the file may be readable.
+                if s.unrecorded.isEmpty { reload(&s) } else { write(s.unrecorded, &s) }
+            }
+            return s.problem
+        }
+        let guarantee = "the outcome of a call of skill \(skill.id) (crashes count toward quarantine)"
+        if let problem { return problem.refusal(guarantee, skillID: skill.id) }
+        if let problem = preflightRecently() { return problem.refusal(guarantee, skillID: skill.id) }
+        let h = current(skill.id)
+        if h.state == .quarantined {
+            return SkillError(.unavailable, "skill \(skill.id) is quarantined since \(TimeText.rfc3339(h.since)): \(h.reason)",
+                              hint: "fix the skill and replace its file (\(skill.file.path)), or run `skillhost unblock \(skill.id)` to let calls through again",
+                              skillID: skill.id)
+        }
+        return nil
+    }
+
+    /// `preflight`, at most once per 100 ms while it passes (four system calls saved on the calls in
+    /// between); a failing check is repeated on every call until it passes. The write itself still
+    /// fails closed (`problem`) if space runs out inside that window.
+    func preflightRecently() -> StateFile.Failure? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let last = lastPreflightOK.load(ordering: .relaxed)
+        if last != 0 && now &- last < 100_000_000 { return nil }
+        let problem = preflight()
+        if problem == nil { lastPreflightOK.store(now, ordering: .relaxed) }
+        return problem
+    }
+    /// Why the state folder cannot take a health write now, if it cannot: it is not a folder, is not
+    /// writable (a read-only file system, permissions), or has less than 64 KiB (plus twice the file)
+    /// or no inodes left. Three system calls; run before every call.
+    func preflight() -> StateFile.Failure? {
+        let dir = PathText.directory(of: store.path)
+        var st = stat()
+        if stat(dir, &st) != 0 {
+            return errno == ENOENT ? nil : StateFile.Failure("record health in", dir)  // a missing folder is made on the first write
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return StateFile.Failure("record health in", dir, reason: "it is not a folder") }
+        if access(dir, W_OK) != 0 { return StateFile.Failure("record health in", dir) }
+        var vfs = statvfs()
+        guard statvfs(dir, &vfs) == 0 else { return nil }
+        let blocks = geteuid() == 0 ? UInt64(vfs.f_bfree) : UInt64(vfs.f_bavail)
+        let free = blocks * UInt64(vfs.f_frsize)
+        var fst = stat()
+        let size = stat(store.path, &fst) == 0 ? UInt64(fst.st_size) : 0
+        let needed = 65_536 + 2 * size
+        if free < needed {
+            return StateFile.Failure("record health in", store.path, reason: "no space left: \(free) bytes free in \(dir), at least \(needed) needed")
+        }
+        if vfs.f_files > 0 && vfs.f_favail == 0 {
+            return StateFile.Failure("record health in", store.path, reason: "no inodes left in \(dir)")
+        }
+        return nil
+    }
+
+    /// Problems with the recorded health that `doctor` reports: a file that cannot be read or written,
+    /// and damaged files kept aside.
+    func problems() -> [(message: String, hint: String)] {
+        var out: [(String, String)] = []
+        if let p = state.withLock({ $0.problem }) ?? preflight() {
+            out.append(("health outcomes cannot be recorded, so calls are refused: \(p)" + StateFile.spaceNote(PathText.directory(of: store.path)),
+                        "make room in (or repair) \(PathText.directory(of: store.path))"))
+        }
+        for kept in store.keptAside() {
+            out.append(("\(store.path) was found damaged and kept as \(kept); the skills it recorded are treated as quarantined until unblocked",
+                        "check the skills (`skillhost list`), run `skillhost unblock ID` for each one you trust, then remove \(kept)"))
+        }
+        return out
     }
 
     /// Writes the successes counted in memory only.
@@ -108,11 +217,24 @@ final class HealthTracker: Sendable {
 
     private func apply(_ event: HealthEvent, _ id: String, _ entries: inout [String: SkillHealth], _ now: Int) {
         guard let f = files[id] else { return }
-        entries[id] = HealthMachine.apply(event, to: Self.forFile(entries[id], f), now: now, settings: settings)
+        entries[id] = HealthMachine.apply(event, to: Self.forFile(Self.entry(entries, id, f), f), now: now, settings: settings)
     }
 
-    /// `entry` if it is about `file`; else a fresh entry for `file` (a replaced file starts over).
+    /// The entry of `id` in `entries`; for a skill without one, the entry that stands for skills whose
+    /// record was lost with a damaged file (`HealthStore.lostKey`), if its file is older than the loss.
+    static func entry(_ entries: [String: SkillHealth], _ id: String, _ file: FileIdentity?) -> SkillHealth? {
+        if let e = entries[id] { return e }
+        guard let lost = entries[HealthStore.lostKey], let file, file.mtimeNs / 1_000_000_000 <= Int64(lost.since) else { return nil }
+        return lost
+    }
+
+    /// `entry` if it is about `file` (or is a quarantine that names no file: a lost record); else a
+    /// fresh entry for `file` (a replaced file starts over).
     static func forFile(_ entry: SkillHealth?, _ file: FileIdentity?) -> SkillHealth {
+        if var lost = entry, lost.file == nil, lost.state == .quarantined {
+            lost.file = file
+            return lost
+        }
         guard let entry, entry.file == file else {
             var fresh = SkillHealth(file: file)
             if let old = entry, old.state != .ok {
@@ -130,8 +252,23 @@ final class HealthTracker: Sendable {
         s.checkedAt = t
         let stamp = store.stamp()
         if stamp != s.stamp {
-            s.view = store.load()
             s.stamp = stamp
+            reload(&s)
+        }
+    }
+
+    /// Reads the file into `view`. A damaged file is kept aside and replaced at once (see
+    /// `HealthStore`); a file that cannot be read keeps the old view and sets `problem`.
+    private func reload(_ s: inout State) {
+        switch store.load() {
+        case .success(let entries):
+            s.view = entries
+            if s.unrecorded.isEmpty { s.problem = nil }
+        case .failure(.unreadable(let f)):
+            if s.problem == nil { HostLog.warning("\(f): calls are refused until the health of skills can be read") }
+            s.problem = f
+        case .failure(.damaged):
+            write([], &s)
         }
     }
 

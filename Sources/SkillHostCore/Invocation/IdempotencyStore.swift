@@ -9,6 +9,12 @@ import Glibc
 /// intent and input returns the stored result marked `replayed`; with another intent or input it is
 /// `invalid_input` naming the key. Only successes are stored: a failed call may be retried with the
 /// same key. Records older than the window are removed when a new one is stored.
+///
+/// Fails closed, never repeating a write: before the intent runs, a `pending` record is written; if that
+/// cannot be written (a full or broken state folder) the call is refused (`unavailable`, naming the
+/// folder and the space) and does not run. A record that is pending, or that cannot be read or parsed
+/// (truncated, damaged), means "in doubt" — the call may have run — and a call with its key is refused
+/// naming the key and the file, until the window passes or someone removes the file.
 struct IdempotencyStore: Sendable {
     let dir: String
     let windowSeconds: Int
@@ -29,31 +35,74 @@ struct IdempotencyStore: Sendable {
         _ = await stripe.enter(until: .distantFuture)
         defer { stripe.leave() }
         let now = RateLimiter.now()  // sub-second: a whole-second clock would end a window up to 1 s early
-        let lock = file.lock()
+        let lock: Int32
+        do throws(StateFile.Failure) { lock = try file.lockOrFail() } catch {
+            return .failure(error.refusal("the idempotency record of key \"\(key)\""))
+        }
         defer { file.unlock(lock) }
-        do {
-            if let bytes = file.read(), let r = try? JSON.parse(bytes), let at = r["at"]?.doubleValue, now - at < Double(windowSeconds) {
-                guard r["fingerprint"]?.stringValue == fingerprint, let s = Self.success(r["response"]) else {
+        let bytes: [UInt8]?
+        do throws(StateFile.Failure) { bytes = try file.load() } catch { return .failure(inDoubt(key, file.path, "it cannot be read: \(error.reason)")) }
+        if let bytes, !windowPassed(file.path, now: now) {
+            guard let r = try? JSON.parse(bytes), let at = r["at"]?.doubleValue else {
+                return .failure(inDoubt(key, file.path, "it is damaged (\(bytes.count) bytes, not a complete record)"))
+            }
+            if now - at < Double(windowSeconds) {
+                if r["pending"]?.boolValue == true {
+                    return .failure(inDoubt(key, file.path, "a call with this key started at \(TimeText.rfc3339(Int(at))) and its outcome was never recorded (the host stopped, or could not write it)"))
+                }
+                guard r["fingerprint"]?.stringValue == fingerprint else {
                     return .failure(SkillError(.invalidInput, "idempotency key \"\(key)\" was already used at \(TimeText.rfc3339(Int(at))) for another call (\(r["intent"]?.stringValue ?? "?") with other input); a key may only repeat the same call",
                                                hint: "use a new key for a new call (keys are remembered for \(windowSeconds) s)"))
                 }
+                guard let s = Self.success(r["response"]) else {
+                    return .failure(inDoubt(key, file.path, "it holds no readable response"))
+                }
                 return .success(s)
             }
-            let outcome = await call()
-            if case .success(let s) = outcome {
-                let record = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
-                                                     ("at", .double(now)), ("response", s.json)]))
-                var bytes: [UInt8] = []
-                record.write(to: &bytes)
-                file.replace(with: bytes)
-                prune(now: now)
-            }
-            return outcome
         }
+        // Claim the key before anything runs: no record, no call.
+        let claim = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
+                                            ("at", .double(now)), ("pending", .bool(true))]))
+        do throws(StateFile.Failure) { try file.store(Self.bytes(claim)) } catch {
+            return .failure(error.refusal("the idempotency record of key \"\(key)\""))
+        }
+        let outcome = await call()
+        switch outcome {
+        case .success(let s):
+            let record = JSON.object(JSONObject([("key", .string(key)), ("intent", .string(intent)), ("fingerprint", .string(fingerprint)),
+                                                 ("at", .double(now)), ("response", s.json)]))
+            do throws(StateFile.Failure) { try file.store(Self.bytes(record)) } catch {
+                HostLog.warning("\(error); the call succeeded, but a retry with idempotency key \"\(key)\" will be refused as in doubt until \(file.path) is removed")
+            }
+            prune(now: now)
+        case .failure:
+            unlink(file.path)  // only successes are kept: the key may be used again
+        }
+        return outcome
     }
 
     /// In-process queues for keys (by the first byte of the key's hash, so one key always meets itself).
     private static let stripes = (0..<16).map { _ in AsyncGate() }
+
+    /// The refusal of a call whose key's record is in doubt.
+    private func inDoubt(_ key: String, _ path: String, _ why: String) -> SkillError {
+        SkillError(.unavailable, "idempotency key \"\(key)\" is in doubt: its record \(path) — \(why); the call may already have run, so it was not run again",
+                   hint: "check whether the earlier call took effect; then remove \(path) to allow the key again, or use a new key")
+    }
+
+    /// Whether the record at `path` was last written longer ago than the window (then it is forgotten,
+    /// whatever it holds).
+    private func windowPassed(_ path: String, now: Double) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        return now - (Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9) >= Double(windowSeconds)
+    }
+
+    private static func bytes(_ j: JSON) -> [UInt8] {
+        var out: [UInt8] = []
+        j.write(to: &out)
+        return out
+    }
 
     /// The stored `invoke --json` response as a success, marked replayed.
     static func success(_ j: JSON?) -> InvokeSuccess? {

@@ -46,13 +46,8 @@ extension Invoker {
     /// the outcome in the skill's health when the skill was reached.
     private func attempt(_ binding: IntentBinding, _ plan: CallPlan) async -> Result<InvokeSuccess, SkillError> {
         let skill = binding.skill
-        // A quarantined skill is not called.
-        let h = health.current(skill.id)
-        if h.state == .quarantined {
-            return .failure(SkillError(.unavailable, "skill \(skill.id) is quarantined since \(TimeText.rfc3339(h.since)): \(h.reason)",
-                                       hint: "fix the skill and replace its file (\(skill.file.path)), or run `skillhost unblock \(skill.id)` to let calls through again",
-                                       skillID: skill.id))
-        }
+        // A quarantined skill is not called, nor any skill whose outcome could not be recorded.
+        if let refusal = health.refusal(for: skill) { return .failure(refusal) }
         let outcome = await call(binding, plan)
         switch outcome {
         case .success: health.record(skill.id, .succeeded(count: 1))
@@ -130,9 +125,7 @@ extension Invoker {
         if let parsed = raw.parsedResult {
             result = parsed
         } else {
-            guard let bytes = raw.result else {
-                return fail(SkillError(.internal, "\(who) reported success for \(request.intent) but returned no result", hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
-            }
+            let bytes = raw.result ?? Array("null".utf8)  // skillhost.h: a NULL result_json with SKH_STATUS_OK is JSON null (as through a worker)
             do { result = try JSON.parse(bytes) } catch {
                 let shown = String(decoding: bytes.prefix(80), as: UTF8.self)
                 return fail(SkillError(.internal, "\(who) returned a result for \(request.intent) that is not JSON (\(error)): \"\(shown)\"",

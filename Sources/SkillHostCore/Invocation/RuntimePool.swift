@@ -33,7 +33,8 @@ final class RuntimePool: Sendable {
             case .failure(let e): return .failure(e)
             }
         case .process:
-            made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: workerSettings)
+            made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: workerSettings,
+                                 sandbox: WorkerSandbox.make(for: skill, config: config, paths: paths))
         }
         return .success(runtimes.withLock { map in
             if let r = map[key] { return r }

@@ -57,6 +57,8 @@ public struct SkillError: Error, Sendable, CustomStringConvertible {
     /// For `denied` by "destructive.confirm": a person may confirm, and the surface call again with
     /// `InvokeRequest.confirmed`.
     public var needsConfirmation = false
+    /// For a configuration error: the file, line and column at fault (`--json`: `error.config`).
+    public var config: ConfigLocation?
     /// The host, not the skill, caused this failure (e.g. a worker refused a frame the host sent):
     /// it is never counted against the skill's health.
     var causedByHost = false
@@ -77,6 +79,7 @@ public struct SkillError: Error, Sendable, CustomStringConvertible {
         if let skillID { o["skill"] = .string(skillID) }
         if let rule { o["rule"] = .string(rule) }
         if let retryAfterSeconds { o["retryAfterSeconds"] = .double(retryAfterSeconds) }
+        if let config { o["config"] = config.json }
         return .object(o)
     }
 }

@@ -74,11 +74,14 @@ final class WorkerProcess: Sendable {
     }
 
     /// Starts a worker for `skill` (it loads the skill and says hello on its own; see `waitReady`).
+    /// `sandbox`: how the worker is confined (nil: not at all); its data folder is created first.
     static func start(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings, events: WorkerEvents = WorkerEvents(),
+                      sandbox: WorkerSandbox? = nil,
                       onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) -> Result<WorkerProcess, SkillError> {
         func failure(_ what: String) -> Result<WorkerProcess, SkillError> {
             .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(what): \(String(cString: strerror(errno)))", skillID: skill.id))
         }
+        if let why = sandbox?.prepare() { return .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(why)", skillID: skill.id)) }
         guard let pair = Descriptors.socketPair() else { return failure("socketpair") }
         guard let out = Descriptors.pipe() else {
             close(pair.0); close(pair.1)
@@ -93,10 +96,12 @@ final class WorkerProcess: Sendable {
         if settings.openFiles > 0 { args += ["--open-files", String(settings.openFiles)] }
         if settings.cpuSecondsPerCall > 0 { args += ["--cpu-seconds", String(settings.cpuSecondsPerCall)] }
         if settings.parallelInvokes { args.append("--parallel-invokes") }
+        args += sandbox?.arguments ?? []
         let pid: pid_t
         do {
             pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1),
-                                         environment: settings.timeZone.isEmpty ? [:] : ["TZ": settings.timeZone])
+                                         environment: settings.timeZone.isEmpty ? [:] : ["TZ": settings.timeZone],
+                                         base: sandbox?.environment)
         } catch {
             for fd in [pair.0, pair.1, out.read, out.write, wake.read, wake.write] { close(fd) }
             return .failure(SkillError(error.kind, "cannot start a worker process for skill \(skill.id): \(error.message)", hint: error.hint, skillID: skill.id))

@@ -22,6 +22,8 @@ final class WorkerRuntime: SkillRuntime {
     let skill: RegisteredSkill
     let workerPath: String
     let settings: WorkerSettings
+    /// How its workers are confined (nil: not sandboxed).
+    let sandbox: WorkerSandbox?
     /// What its workers reported beyond completions (second completions), across restarts.
     let events = WorkerEvents()
     private let serial: AsyncGate?
@@ -35,7 +37,8 @@ final class WorkerRuntime: SkillRuntime {
     }
     private let state = Mutex(State())
 
-    init(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings) {
+    init(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings, sandbox: WorkerSandbox? = nil) {
+        self.sandbox = sandbox
         self.skill = skill
         self.workerPath = workerPath
         self.settings = settings
@@ -121,7 +124,7 @@ final class WorkerRuntime: SkillRuntime {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now < s.notBefore { return .waitUntil(s.notBefore) }
                 if let changed = Self.changedSinceScan(skill) { return .fail(changed) }
-                switch WorkerProcess.start(skill: skill, workerPath: workerPath, settings: settings, events: events,
+                switch WorkerProcess.start(skill: skill, workerPath: workerPath, settings: settings, events: events, sandbox: sandbox,
                                            onEnd: { [weak self] w, death in self?.ended(w, death) }) {
                 case .success(let w):
                     s.worker = w

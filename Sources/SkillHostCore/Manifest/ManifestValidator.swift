@@ -83,14 +83,40 @@ enum ManifestValidator {
             }
         }
         let flags = UInt32(s["flags"]?.intValue ?? 0)
-        return .success(SkillManifest(
+        var permissions = Permissions.none
+        switch requestedPermissions(s["permissions"]) {
+        case .failure(let p):
+            return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): field \"permissions\": \(p.description)",
+                          "see skh_permissions in skillhost.h: network \"HOST:PORT\", paths absolute or starting with {home}, {data}, … or {config:KEY}")
+        case .success(let p): permissions = p
+        }
+        var manifest = SkillManifest(
             identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: vendor,
                                     description: description, toolchain: toolchain, abiMajor: major, abiMinor: minor, abiMinorRequired: required,
                                     threadSafe: flags & 1 != 0, hasHealth: s["hasHealth"]?.boolValue == true),
-            intents: intents))
+            intents: intents)
+        manifest.identity.permissions = permissions
+        return .success(manifest)
     }
 
     struct Problem: Error, CustomStringConvertible { let description: String }
+
+    /// skh_skill.permissions as the scan process reported it (absent or null: nothing requested).
+    static func requestedPermissions(_ j: JSON?) -> Result<Permissions, Problem> {
+        guard let j, j != .null else { return .success(.none) }
+        if j["truncated"]?.boolValue == true {
+            return .failure(Problem(description: "a list has more than 256 entries"))
+        }
+        for key in ["network", "read", "write", "environment"] {
+            for (k, e) in (j[key]?.arrayValue ?? []).enumerated() where e.stringValue == nil {
+                return .failure(Problem(description: "\(key)[\(k)]: expected UTF-8 text, found \(describe(e))"))
+            }
+        }
+        var p = Permissions(json: j) ?? .none
+        p.programs = (j["flags"]?.intValue ?? 0) & 1 != 0
+        if let problem = p.problem() { return .failure(Problem(description: problem)) }
+        return .success(p)
+    }
 
     static func intent(_ j: JSON, index: Int) -> Result<IntentManifest, Problem> {
         let label = j["name"]?.stringValue.map { "intent \"\($0)\"" } ?? "intents[\(index)]"

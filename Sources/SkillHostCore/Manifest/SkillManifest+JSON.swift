@@ -10,6 +10,7 @@ extension SkillManifest {
             ("toolchain", i.toolchain.map(JSON.string) ?? .null),
             ("threadSafe", .bool(i.threadSafe)), ("hasHealth", .bool(i.hasHealth)),
         ])
+        if !i.permissions.isEmpty { o["requestedPermissions"] = i.permissions.json }
         o["intents"] = .array(intents.map(\.json))
         return .object(o)
     }
@@ -32,6 +33,7 @@ extension SkillManifest {
                                           threadSafe: j["threadSafe"]?.boolValue ?? false,
                                           hasHealth: j["hasHealth"]?.boolValue ?? false),
                   intents: intents)
+        if let p = j["requestedPermissions"].flatMap(Permissions.init(json:)) { identity.permissions = p }
     }
 }
 

@@ -17,6 +17,8 @@ public struct SkillIdentity: Sendable, Equatable {
     public var abiMinorRequired: UInt32 = 0
     public var threadSafe: Bool
     public var hasHealth: Bool
+    /// What the skill asks to reach (skh_skill.permissions, ABI 1.2; empty before).
+    public var permissions = Permissions.none
 
     public init(id: String, name: String, version: SemanticVersion, category: String, vendor: String, description: String,
                 toolchain: String?, abiMajor: UInt32, abiMinor: UInt32, abiMinorRequired: UInt32 = 0, threadSafe: Bool, hasHealth: Bool) {

@@ -34,7 +34,8 @@ extension SkillManifest {
 extension SkillSummary {
     /// A compact form for the scan cache: arrays, not objects, so a warm start parses little.
     /// `[id, name, version, category, vendor, description, abiMajor, abiMinor, toolchain|null,
-    ///   threadSafe, hasHealth, [[intent, flags, surfaces, priority, confidence, version], …], abiMinorRequired]`
+    ///   threadSafe, hasHealth, [[intent, flags, surfaces, priority, confidence, version], …], abiMinorRequired
+    ///   (, requestedPermissions when any)]`
     var compactJSON: JSON {
         let i = identity
         return .array([.string(i.id), .string(i.name), .string(i.version.description), .string(i.category), .string(i.vendor),
@@ -42,11 +43,11 @@ extension SkillSummary {
                 .bool(i.threadSafe), .bool(i.hasHealth),
                 .array(intents.map { .array([.string($0.name), .int(Int64($0.flags.rawValue)), .int(Int64($0.surfaces.rawValue)),
                                              .int(Int64($0.priority)), .double($0.confidence), .int(Int64($0.version))]) }),
-                .int(Int64(i.abiMinorRequired))])
+                .int(Int64(i.abiMinorRequired))] + (i.permissions.isEmpty ? [] : [i.permissions.json]))
     }
 
     init?(compact j: JSON) {
-        guard let a = j.arrayValue, a.count == 13, let id = a[0].stringValue, let name = a[1].stringValue,
+        guard let a = j.arrayValue, a.count == 13 || a.count == 14, let id = a[0].stringValue, let name = a[1].stringValue,
               let v = a[2].stringValue, let version = SemanticVersion(v), let category = a[3].stringValue,
               let vendor = a[4].stringValue, let description = a[5].stringValue,
               let major = a[6].intValue, let minor = a[7].intValue, let rawIntents = a[11].arrayValue else { return nil }
@@ -62,5 +63,6 @@ extension SkillSummary {
                                           abiMinorRequired: UInt32(a[12].intValue ?? 0),
                                           threadSafe: a[9].boolValue ?? false, hasHealth: a[10].boolValue ?? false),
                   intents: intents)
+        if a.count == 14, let p = Permissions(json: a[13]) { identity.permissions = p }
     }
 }

@@ -7,7 +7,10 @@ import Synchronization
 /// `"secret": true` or `"writeOnly": true` replaced by "[redacted]" (and long strings shortened).
 ///
 /// Each line is one `write` to a descriptor opened with O_APPEND, so lines from concurrent calls and
-/// from separate processes never interleave. When the file grows past `maxBytes` it is rotated under
+/// from separate processes never interleave; a short write (a full disk) is not continued by a second
+/// `write`, and every line starts on a new line: when the file does not end in a newline (a torn line
+/// of this or another process), a newline goes first, so a torn line never swallows the next one.
+/// Readers (`entries`) skip a torn line. When the file grows past `maxBytes` it is rotated under
 /// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped). The size is counted
 /// as lines are written and read back (`fstat`), with the path's inode, at most once a second, so a
 /// line costs one system call; a process that still holds a file another one rotated notices within a
@@ -41,8 +44,17 @@ final class AuditLog: Sendable {
             let now = Self.seconds()
             if s.fd < 0 || (now != s.checkedAt && Self.inode(path) != s.inode) { reopen(&s) }
             guard s.fd >= 0 else { return }
-            if !StateFile.writeAll(s.fd, line) { HostLog.warning("cannot append to \(path): \(String(cString: strerror(errno)))") }
-            s.size += line.count
+            var st = stat()
+            if fstat(s.fd, &st) == 0, st.st_size > 0 {
+                var last: UInt8 = 0
+                if pread(s.fd, &last, 1, st.st_size - 1) == 1, last != 0x0a { line.insert(0x0a, at: 0) }
+            }
+            var n: Int
+            repeat { n = line.withUnsafeBytes { write(s.fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
+            if n != line.count {
+                HostLog.warning("cannot append to \(path): " + (n < 0 ? String(cString: strerror(errno)) : "only \(n) of \(line.count) bytes written (the next line starts on a new line)"))
+            }
+            s.size += max(n, 0)
             if now != s.checkedAt {
                 s.checkedAt = now
                 var st = stat()
@@ -56,7 +68,7 @@ final class AuditLog: Sendable {
         if s.fd >= 0 { close(s.fd) }
         let dir = PathText.directory(of: path)
         if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
-        s.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        s.fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)  // read: the last byte, to start on a new line
         if s.fd < 0 { HostLog.warning("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
         var st = stat()
         let ok = s.fd >= 0 && fstat(s.fd, &st) == 0
@@ -78,6 +90,16 @@ final class AuditLog: Sendable {
             rename(path, path + ".1")
         }
         reopen(&s)
+    }
+
+    /// The entries of the audit log at `path`, oldest first, skipping torn lines (a line cut short by a
+    /// full disk or a killed process is not a JSON object) and blank lines.
+    static func entries(at path: String) -> [JSON] {
+        guard let bytes = StateFile(path: path).read() else { return [] }
+        return bytes.split(separator: 0x0a).compactMap { line in
+            guard let j = try? JSON.parse(Array(line)), case .object = j else { return nil }
+            return j
+        }
     }
 
     /// `v` with strings longer than 256 characters cut ("…, N bytes"), so a huge input does not

@@ -28,9 +28,21 @@ public struct Denial: Sendable, Equatable {
     /// A person at a terminal can still allow this call by confirming it (the surface asks, then calls
     /// again with `InvokeRequest.confirmed`).
     public var needsConfirmation = false
+    /// `denied`, or `unavailable` when the rule could not be applied because its state could not be
+    /// read or recorded (the call is refused all the same: guarantees fail closed).
+    public var kind: ErrorKind = .denied
+
+    init(rule: String, message: String, hint: String? = nil, retryAfterSeconds: Double? = nil, needsConfirmation: Bool = false, kind: ErrorKind = .denied) {
+        self.rule = rule
+        self.message = message
+        self.hint = hint
+        self.retryAfterSeconds = retryAfterSeconds
+        self.needsConfirmation = needsConfirmation
+        self.kind = kind
+    }
 
     func error(skillID: String) -> SkillError {
-        var e = SkillError(.denied, message, hint: hint, skillID: skillID)
+        var e = SkillError(kind, message, hint: hint, skillID: skillID)
         e.rule = rule
         e.retryAfterSeconds = retryAfterSeconds
         e.needsConfirmation = needsConfirmation
@@ -113,7 +125,15 @@ public struct Policy: Sendable {
         }
         if let (key, limit) = rateLimit(caller: caller, intent: binding.intent) {
             let rule = "policy.rateLimits.\(caller.kind).\(key)"
-            if let wait = limiter.take(bucket: caller.kind + " " + binding.intent.address, limit: limit) {
+            // One bucket per rule: a rule on a name (or "*", per intent name) covers every version of
+            // the intent; only a rule on an address ("x@2") has a bucket of its own.
+            let bucket = caller.kind + " " + (key == "*" ? binding.intent.name : key)
+            let taken: Double?
+            do throws(StateFile.Failure) { taken = try limiter.take(bucket: bucket, limit: limit) } catch {
+                return .denied(Denial(rule: rule, message: error.refusal("the rate limit \(rule) for \(what)").message,
+                                      hint: error.refusal("").hint, kind: .unavailable))
+            }
+            if let wait = taken {
                 let rounded = (wait * 1000).rounded(.up) / 1000
                 return .denied(Denial(rule: rule, message: "\(what) is rate-limited for \(caller.kind) callers (\(rule): \(JSON.format(limit.capacity)) calls, refilled at \(JSON.format(limit.refillPerSecond))/s); retry after \(JSON.format(rounded)) s",
                                       hint: "wait, or the host's owner can raise \(rule)", retryAfterSeconds: rounded))

@@ -104,9 +104,9 @@ public struct PolicyConfig: Sendable, Equatable {
                     guard case .object(let intents) = k.value else { throw bad(key, "an object of intent (or \"*\") → {\"capacity\": N, \"refillPerSecond\": R}", k.value) }
                     for im in intents {
                         let ikey = "\(key).\(im.key)"
-                        guard case .object(let b) = im.value, let c = b["capacity"]?.doubleValue, c >= 1,
-                              let r = b["refillPerSecond"]?.doubleValue, r > 0, b.count == 2 else {
-                            throw bad(ikey, "{\"capacity\": N ≥ 1, \"refillPerSecond\": R > 0}", im.value)
+                        guard case .object(let b) = im.value, let c = b["capacity"]?.doubleValue, c >= 1, c <= 1e9,
+                              let r = b["refillPerSecond"]?.doubleValue, r >= 1e-6, r <= 1e9, b.count == 2 else {
+                            throw bad(ikey, "{\"capacity\": N from 1 to 1e9, \"refillPerSecond\": R from 0.000001 to 1e9}", im.value)
                         }
                         rateLimits[k.key, default: [:]][im.key] = RateLimit(capacity: c, refillPerSecond: r)
                     }

@@ -9,9 +9,18 @@ struct RateLimiter: Sendable {
     init(path: String) { file = StateFile(path: path) }
 
     /// Takes a token from `bucket`; nil when there was one, else the seconds until there will be.
-    func take(bucket: String, limit: PolicyConfig.RateLimit, now: Double = RateLimiter.now()) -> Double? {
-        file.locked {
-            var o = (file.read().flatMap { try? JSON.parse($0) }?.objectValue) ?? JSONObject()
+    /// Fails closed: when the buckets cannot be read (a damaged file, EIO) or the taken token cannot be
+    /// recorded (a full or broken state folder), it throws instead of letting the call through unlimited.
+    func take(bucket: String, limit: PolicyConfig.RateLimit, now: Double = RateLimiter.now()) throws(StateFile.Failure) -> Double? {
+        try file.lockedOrFail { () throws(StateFile.Failure) -> Double? in
+            var o = JSONObject()
+            if let bytes = try file.load(), !bytes.isEmpty {
+                guard let j = try? JSON.parse(bytes), let obj = j.objectValue else {
+                    throw StateFile.Failure("read the rate-limit buckets in", file.path,
+                                            reason: "the file is damaged (not a JSON object); remove it to start every bucket full again")
+                }
+                o = obj
+            }
             var tokens = limit.capacity
             if let a = o[bucket]?.arrayValue, a.count == 2, let t = a[0].doubleValue, let at = a[1].doubleValue {
                 tokens = min(limit.capacity, t + max(0, now - at) * limit.refillPerSecond)
@@ -21,7 +30,7 @@ struct RateLimiter: Sendable {
             o[bucket] = .array([.double(tokens), .double(now)])
             var bytes: [UInt8] = []
             JSON.object(o).write(to: &bytes)
-            file.replace(with: bytes)
+            try file.store(bytes)
             return wait
         }
     }

@@ -5,7 +5,8 @@ extension RegisteredSkill {
     /// counters, and the last probe's message) and `shadows` (older versions of this skill id found in
     /// the folders: version and path). The manifest's bytes are
     /// copied as they are (they were produced by `JSON.write`), not parsed and written again.
-    public func writeListJSON(health: SkillHealth?, shadows: [ShadowedSkill], to out: inout [UInt8]) {
+    /// `extra`: more members at the end (`permissions` and `sandbox`, see `SkillHost.listMembers`).
+    public func writeListJSON(health: SkillHealth?, shadows: [ShadowedSkill], extra more: JSONObject = JSONObject(), to out: inout [UInt8]) {
         guard manifestText.last == 0x7d, manifestText.count > 2 else {
             JSON.object(JSONObject([("id", .string(id))])).write(to: &out)
             return
@@ -17,6 +18,7 @@ extension RegisteredSkill {
         extra["shadows"] = .array(shadows.map { s in
             .object(JSONObject([("version", .string(s.skill.summary.version.description)), ("path", .string(s.skill.file.path))]))
         })
+        for m in more { extra[m.key] = m.value }
         var tail: [UInt8] = []
         JSON.object(extra).write(to: &tail)
         out.append(0x2c)

@@ -26,6 +26,10 @@ public struct Refusal: Error, Sendable, Equatable {
         case timedOut = "timed_out"
         /// The file or its folder can be changed by someone other than its owner.
         case insecurePermissions = "insecure_permissions"
+        /// The file name is not valid UTF-8 (the message shows it with `\xNN` escapes).
+        case badFileName = "bad_file_name"
+        /// A symbolic link whose target does not exist, or a loop of links.
+        case brokenLink = "broken_link"
 
         /// The error kind a call to this skill would get.
         public var errorKind: ErrorKind {

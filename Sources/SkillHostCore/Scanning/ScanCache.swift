@@ -2,13 +2,19 @@ import FoundationEssentials
 import Glibc
 
 /// What the scanner learned about each file, keyed by absolute path and valid while the file's
-/// inode, size and modification time are unchanged. Kept in `$XDG_STATE_HOME/skillhost/scan-cache`:
-/// one line of JSON (the index), then the manifests' JSON texts back to back. The index is
-/// `{"format":2,"host":…,"files":[[path, inode, size, mtimeNs, sha256|null, summary, offset, length]
-/// or [path, inode, size, mtimeNs, sha256|null, refusal], …]}`, arrays rather than objects because a
-/// warm start reads it on every command. A warm start
-/// parses only the small index; a manifest's text is handed around as bytes and parsed only when a
-/// caller needs its schemas. A cache written by another host build (ABI or toolchain) is ignored.
+/// inode, size, modification time, change time and mode are unchanged (a `chmod` changes the last two,
+/// so a permission fix is seen at the next scan). Kept in `$XDG_STATE_HOME/skillhost/scan-cache`:
+/// a header line `skillhost-scan-cache FORMAT CHECKSUM` (the checksum of the index line), one line of
+/// JSON (the index), then the manifests' JSON texts back to back. The index is
+/// `{"format":4,"host":…,"files":[[path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, summary,
+/// offset, length, checksum] or [path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, refusal], …]}`,
+/// arrays rather than objects because a warm start reads it on every command. A warm start parses only
+/// the small index; a manifest's text is handed around as bytes and parsed only when a caller needs its
+/// schemas. A cache written by another host build (ABI or toolchain) is ignored.
+///
+/// Damage heals itself: an index whose checksum does not match is dropped whole, and a manifest text
+/// whose checksum (FNV-1a, 64 bits: every changed byte changes it) does not match drops that entry,
+/// so the file is scanned again and the cache rewritten — a flipped bit never reaches `list --json`.
 /// Writes go to a temporary file renamed into place, so a reader never sees half a cache.
 /// Not thread-safe; owned by one `Scanner` call.
 struct ScanCache {
@@ -16,6 +22,11 @@ struct ScanCache {
         var inode: UInt64
         var size: Int64
         var mtimeNs: Int64
+        var ctimeNs: Int64 = 0
+        var mode: UInt32 = 0
+
+        /// The same bytes (inode, size, modification time), whatever happened to the metadata.
+        func sameContent(_ o: Key) -> Bool { inode == o.inode && size == o.size && mtimeNs == o.mtimeNs }
     }
 
     /// A manifest as the cache keeps it: the summary, and the full manifest as JSON text.
@@ -30,36 +41,61 @@ struct ScanCache {
         var outcome: Result<Stored, Refusal>
     }
 
-    static let formatVersion: Int64 = 3
+    static let formatVersion: Int64 = 4
+    static let magic = "skillhost-scan-cache"
     let path: String
     let hostSignature: String
     private(set) var entries: [String: Entry] = [:]
     private(set) var dirty = false
+    /// Entries dropped because their checksum did not match (for tests and `doctor`).
+    private(set) var damaged = 0
 
     init(path: String, hostSignature: String) {
         self.path = path
         self.hostSignature = hostSignature
         guard let data = FileManager.default.contents(atPath: path) else { return }
         let bytes = [UInt8](data)
-        guard let nl = bytes.firstIndex(of: 0x0a),
-              let j = try? JSON.parse(Array(bytes[..<nl])),
+        guard let nl1 = bytes.firstIndex(of: 0x0a), let nl = bytes[(nl1 + 1)...].firstIndex(of: 0x0a) else { dirty = true; return }
+        let header = String(decoding: bytes[..<nl1], as: UTF8.self).split(separator: " ")
+        guard header.count == 3, header[0] == Self.magic, header[1] == "\(Self.formatVersion)" else { dirty = true; return }
+        let index = Array(bytes[(nl1 + 1)..<nl])
+        guard header[2] == Self.checksum(index[...]) else {
+            damaged = 1
+            dirty = true
+            return
+        }
+        guard let j = try? JSON.parse(index),
               j["format"]?.intValue == Self.formatVersion, j["host"]?.stringValue == hostSignature,
-              let files = j["files"]?.arrayValue else { return }
+              let files = j["files"]?.arrayValue else { dirty = true; return }
         let blob = nl + 1
         for f in files {
-            guard let e = f.arrayValue, e.count >= 6, let path = e[0].stringValue, let ino = e[1].intValue,
-                  let size = e[2].intValue, let mt = e[3].intValue else { continue }
-            let key = Key(inode: UInt64(bitPattern: ino), size: size, mtimeNs: mt)
+            guard let e = f.arrayValue, e.count >= 8, let path = e[0].stringValue, let ino = e[1].intValue,
+                  let size = e[2].intValue, let mt = e[3].intValue, let ct = e[4].intValue, let mode = e[5].intValue else { continue }
+            let key = Key(inode: UInt64(bitPattern: ino), size: size, mtimeNs: mt, ctimeNs: ct, mode: UInt32(truncatingIfNeeded: mode))
             let outcome: Result<Stored, Refusal>
-            if e.count == 8, let summary = SkillSummary(compact: e[5]), let off = e[6].intValue, let len = e[7].intValue,
+            if e.count == 11, let summary = SkillSummary(compact: e[7]), let off = e[8].intValue, let len = e[9].intValue,
                off >= 0, len > 0, blob + Int(off) + Int(len) <= bytes.count {
                 let start = blob + Int(off)
-                outcome = .success(Stored(summary: summary, text: Array(bytes[start..<start + Int(len)])))
-            } else if e.count == 6, let r = Refusal(json: e[5]) {
+                let text = bytes[start..<start + Int(len)]
+                guard e[10].stringValue == Self.checksum(text) else {
+                    damaged += 1
+                    dirty = true
+                    continue  // dropped: the file is scanned again
+                }
+                outcome = .success(Stored(summary: summary, text: Array(text)))
+            } else if e.count == 8, let r = Refusal(json: e[7]) {
                 outcome = .failure(r)
-            } else { continue }
-            entries[path] = Entry(key: key, sha256: e[4].stringValue, outcome: outcome)
+            } else { dirty = true; continue }
+            entries[path] = Entry(key: key, sha256: e[6].stringValue, outcome: outcome)
         }
+    }
+
+    /// FNV-1a (64 bits) of `bytes`, as 16 hex digits.
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     func lookup(_ file: String, _ key: Key) -> Entry? {
@@ -69,7 +105,7 @@ struct ScanCache {
 
     /// Records the hash of an unchanged file.
     mutating func setHash(_ file: String, _ key: Key, _ sha256: String) {
-        guard var e = entries[file], e.key == key, e.sha256 != sha256 else { return }
+        guard var e = entries[file], e.key.sameContent(key), e.sha256 != sha256 else { return }
         e.sha256 = sha256
         entries[file] = e
         dirty = true
@@ -101,10 +137,10 @@ struct ScanCache {
         for f in entries.keys.sorted() {
             let e = entries[f]!
             var row: [JSON] = [.string(f), .int(Int64(bitPattern: e.key.inode)), .int(e.key.size), .int(e.key.mtimeNs),
-                               e.sha256.map(JSON.string) ?? .null]
+                               .int(e.key.ctimeNs), .int(Int64(e.key.mode)), e.sha256.map(JSON.string) ?? .null]
             switch e.outcome {
             case .success(let m):
-                row += [m.summary.compactJSON, .int(Int64(blob.count)), .int(Int64(m.text.count))]
+                row += [m.summary.compactJSON, .int(Int64(blob.count)), .int(Int64(m.text.count)), .string(Self.checksum(m.text[...]))]
                 blob.append(contentsOf: m.text)
             case .failure(let r): row.append(r.json)
             }
@@ -112,9 +148,11 @@ struct ScanCache {
         }
         let index = JSON.object(JSONObject([("format", .int(Self.formatVersion)), ("host", .string(hostSignature)),
                                             ("files", .array(files))]))
-        var out: [UInt8] = []
-        out.reserveCapacity(blob.count + 65536)
-        index.write(to: &out)
+        var indexText: [UInt8] = []
+        index.write(to: &indexText)
+        var out = Array("\(Self.magic) \(Self.formatVersion) \(Self.checksum(indexText[...]))\n".utf8)
+        out.reserveCapacity(blob.count + indexText.count + 64)
+        out.append(contentsOf: indexText)
         out.append(0x0a)
         out.append(contentsOf: blob)
         do {

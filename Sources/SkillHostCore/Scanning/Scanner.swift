@@ -108,14 +108,29 @@ public struct Scanner {
             }
             let folderProblem = Self.insecurity(of: st, what: "folder", path: abs)
             report.folders.append(FolderReport(path: abs, exists: true, problem: folderProblem?.message, hint: folderProblem?.hint))
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: abs)) ?? [])
-                .filter { !$0.hasPrefix(".") && $0.hasSuffix(".so") }.sorted()
+            let (names, badNames) = Self.candidates(in: abs)
+            for shown in badNames {
+                report.refusals.append(Refusal(file: abs + "/" + shown, reason: .badFileName,
+                                               message: "\"\(abs)/\(shown)\" was not loaded: its name is not valid UTF-8 (shown with \\x escapes), and skillhost names every file it runs in text and JSON",
+                                               hint: "rename it to a UTF-8 name (for example with `mv` and a shell glob)"))
+            }
             for name in names {
                 let path = abs + "/" + name
                 var fst = stat()
-                guard stat(path, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFREG else { continue }
+                guard stat(path, &fst) == 0 else {
+                    report.refusals.append(Self.unreachable(path, errno: errno))
+                    continue
+                }
+                guard (fst.st_mode & S_IFMT) == S_IFREG else {
+                    report.refusals.append(Refusal(file: path, reason: .notASkill,
+                                                   message: "\"\(path)\" is \((fst.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file"), not a shared library",
+                                                   hint: "skill folders hold only skill files; move it elsewhere, or rename it without the .so suffix"))
+                    continue
+                }
                 let key = ScanCache.Key(inode: UInt64(fst.st_ino), size: Int64(fst.st_size),
-                                        mtimeNs: Int64(fst.st_mtim.tv_sec) * 1_000_000_000 + Int64(fst.st_mtim.tv_nsec))
+                                        mtimeNs: Int64(fst.st_mtim.tv_sec) * 1_000_000_000 + Int64(fst.st_mtim.tv_nsec),
+                                        ctimeNs: Int64(fst.st_ctim.tv_sec) * 1_000_000_000 + Int64(fst.st_ctim.tv_nsec),
+                                        mode: UInt32(fst.st_mode))
                 ordered.append((path, key))
                 if let p = folderProblem {
                     preRefused[path] = Refusal(file: path, reason: .insecurePermissions,
@@ -191,6 +206,46 @@ public struct Scanner {
 
     static let currentUser = getuid()
 
+    /// The non-hidden entries of `dir` whose names end in ".so", by name, read as raw bytes: names
+    /// that are valid UTF-8, and — shown with `\xNN` escapes — the ones that are not (never skipped
+    /// without a word).
+    static func candidates(in dir: String) -> (names: [String], badNames: [String]) {
+        guard let d = opendir(dir) else { return ([], []) }
+        defer { closedir(d) }
+        var names: [String] = [], bad: [String] = []
+        while let e = readdir(d) {
+            let raw = withUnsafeBytes(of: e.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard raw.first != 0x2e, raw.count > 3, raw.suffix(3) == [0x2e, 0x73, 0x6f] else { continue }
+            if let name = String(validating: raw, as: UTF8.self) {
+                names.append(name)
+            } else {
+                bad.append(raw.map { $0 >= 0x20 && $0 < 0x7f && $0 != 0x5c ? String(UnicodeScalar($0)) : "\\x" + (($0 < 16 ? "0" : "") + String($0, radix: 16)) }.joined())
+            }
+        }
+        return (names.sorted(), bad.sorted())
+    }
+
+    /// The refusal of a candidate that `stat` cannot reach: a dangling link, a loop of links, or
+    /// another error.
+    static func unreachable(_ path: String, errno code: Int32) -> Refusal {
+        var lst = stat()
+        let isLink = lstat(path, &lst) == 0 && (lst.st_mode & S_IFMT) == S_IFLNK
+        var target = [CChar](repeating: 0, count: 4097)
+        let n = isLink ? readlink(path, &target, 4096) : -1
+        let to = n > 0 ? " to \"" + String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) + "\"" : ""
+        switch code {
+        case ENOENT where isLink:
+            return Refusal(file: path, reason: .brokenLink, message: "\"\(path)\" is a symbolic link\(to) whose target does not exist",
+                           hint: "point the link at the skill file (ln -sf TARGET \"\(path)\"), or remove it")
+        case ELOOP:
+            return Refusal(file: path, reason: .brokenLink, message: "\"\(path)\" is a symbolic link\(to) in a loop of links (ELOOP)",
+                           hint: "point the link at the skill file itself, or remove it")
+        default:
+            return Refusal(file: path, reason: .loadFailed, message: "\"\(path)\" cannot be examined: \(String(cString: strerror(code)))",
+                           hint: "check the file and the folders above it")
+        }
+    }
+
     /// Why a file or folder must not be trusted, if it must not: writable by group or others, or
     /// owned by someone who is neither the current user nor root.
     static func insecurity(of st: stat, what: String, path: String) -> (message: String, hint: String)? {
@@ -234,6 +289,6 @@ enum HostToolchain {
 /// Warnings the host writes to stderr (never stdout: it may carry a protocol).
 enum HostLog {
     static func warning(_ message: String) {
-        writeStandardError("skillhost: warning: \(message)\n")
+        writeStandardError("skillhost: warning: \(TerminalText.escaped(message))\n")
     }
 }

@@ -26,6 +26,10 @@ public final class JSONSchema: @unchecked Sendable {
     let anyOf: [JSONSchema], oneOf: [JSONSchema], allOf: [JSONSchema]
     /// Properties marked `"secret": true` or `"writeOnly": true` (redacted in the audit log and traces).
     public let secretProperties: Set<String>
+    /// This schema itself is marked `"secret": true` or `"writeOnly": true`: any value it describes is
+    /// redacted, wherever it sits (a property, an `items`, an `additionalProperties`, a branch of
+    /// `allOf` / `anyOf` / `oneOf`).
+    let isSecret: Bool
 
     enum Additional: Sendable { case allowed, forbidden, schema(JSONSchema) }
 
@@ -129,26 +133,32 @@ public final class JSONSchema: @unchecked Sendable {
             return out
         }
         anyOf = try list("anyOf"); oneOf = try list("oneOf"); allOf = try list("allOf")
+        isSecret = o["secret"]?.boolValue == true || o["writeOnly"]?.boolValue == true
         secretProperties = Set(props.compactMap { name, _ in
             let p = o["properties"]?[name]
             return p?["secret"]?.boolValue == true || p?["writeOnly"]?.boolValue == true ? name : nil
         })
     }
 
-    /// `value` with every property this schema (or a nested one, through `properties`, `items` and
-    /// `additionalProperties`) marks secret replaced by "[redacted]".
+    /// `value` with every part that this schema, or any schema inside it, marks secret replaced by
+    /// "[redacted]": through `properties`, `additionalProperties`, `items`, and every branch of
+    /// `allOf`, `anyOf` and `oneOf` (a secret in any branch is redacted whichever branch matched).
     public func redacted(_ value: JSON) -> JSON {
+        if isSecret { return .string("[redacted]") }
+        var out = value
         switch value {
         case .object(let o):
-            return .object(JSONObject(o.map { m -> (key: String, value: JSON) in
+            out = .object(JSONObject(o.map { m -> (key: String, value: JSON) in
                 if secretProperties.contains(m.key) { return (m.key, .string("[redacted]")) }
                 if let s = properties.first(where: { $0.0 == m.key })?.1 { return (m.key, s.redacted(m.value)) }
                 if case .schema(let s) = additional { return (m.key, s.redacted(m.value)) }
                 return (m.key, m.value)
             }))
-        case .array(let a) where items != nil: return .array(a.map { items!.redacted($0) })
-        default: return value
+        case .array(let a) where items != nil: out = .array(a.map { items!.redacted($0) })
+        default: break
         }
+        for branch in allOf + anyOf + oneOf { out = branch.redacted(out) }
+        return out
     }
 
     /// True when the root accepts objects (required of every intent's input schema).

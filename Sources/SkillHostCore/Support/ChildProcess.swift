@@ -30,7 +30,10 @@ final class ChildProcess {
     /// Starts `executable` with `arguments` (argv[0] is the executable path) and returns its pid.
     /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child (the caller
     /// keeps and closes its own copies). Every other descriptor of the host must be close-on-exec.
-    static func spawn(executable: String, arguments: [String], layout: Layout, environment extra: [String: String] = [:]) throws(SkillError) -> pid_t {
+    /// `base`: the child's environment before `extra` (a sandboxed worker's or a scan process's short
+    /// list, see `WorkerSandbox`); nil means the host's own. SWIFT_BACKTRACE=enable=no is always set.
+    static func spawn(executable: String, arguments: [String], layout: Layout, environment extra: [String: String] = [:],
+                      base: [String: String]? = nil) throws(SkillError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -69,7 +72,7 @@ final class ChildProcess {
         // The worker is a Swift program: without SWIFT_BACKTRACE=enable=no, a skill's crash would be
         // reported with the Swift runtime's backtrace of the worker instead of what the skill itself
         // wrote to stderr. `extra` adds or replaces variables (a worker's TZ: see `WorkerSettings.timeZone`).
-        var env = ProcessInfo.processInfo.environment
+        var env = base ?? ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
         for (k, v) in extra { env[k] = v }
         let envp = env.map { strdup("\($0.key)=\($0.value)") }
@@ -96,7 +99,8 @@ final class ChildProcess {
         }
         let child: pid_t
         do {
-            child = try Self.spawn(executable: executable, arguments: arguments, layout: .scan(stderr: errPipe.write, fd3: resultPipe.write))
+            child = try Self.spawn(executable: executable, arguments: arguments, layout: .scan(stderr: errPipe.write, fd3: resultPipe.write),
+                                   base: WorkerSandbox.scanEnvironment())
         } catch {
             for fd in [resultPipe.read, resultPipe.write, errPipe.read, errPipe.write] { close(fd) }
             throw error

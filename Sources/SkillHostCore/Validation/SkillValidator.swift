@@ -121,6 +121,7 @@ final class SkillValidator {
         manifest = m
         report.id = m.id
         report.version = m.version.description
+        report.permissions = m.identity.permissions
         add("file", .pass, fileSummary(info))
 
         let bare = m.intents.filter { $0.examples.isEmpty }.map(\.name)

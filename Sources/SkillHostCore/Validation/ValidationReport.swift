@@ -42,6 +42,9 @@ public struct ValidationReport: Sendable {
     public var id: String?
     public var version: String?
     public var checks: [ValidationCheck] = []
+    /// What the skill asks to reach (skh_skill.permissions), once its manifest was read. Validation
+    /// runs the skill sandboxed with only what the config grants it already (nothing, before install).
+    public var permissions: Permissions?
     /// Set when a static check (file, manifest, abi) refused the file, exactly as a scan would.
     public var refusal: Refusal?
 
@@ -59,10 +62,10 @@ public struct ValidationReport: Sendable {
         return "\(count(.pass)) passed, \(w) warning\(w == 1 ? "" : "s"), \(count(.fail)) failed" + (s > 0 ? ", \(s) skipped" : "")
     }
 
-    /// `{"file","id","version","ok","checks":[{"name","status","message","details"?}]}`.
+    /// `{"file","id","version","ok","checks":[{"name","status","message","details"?}],"requestedPermissions"}`.
     public var json: JSON {
         .object(JSONObject([("file", .string(file)), ("id", id.map(JSON.string) ?? .null),
                             ("version", version.map(JSON.string) ?? .null), ("ok", .bool(ok)),
-                            ("checks", .array(checks.map(\.json)))]))
+                            ("checks", .array(checks.map(\.json))), ("requestedPermissions", permissions?.json ?? .null)]))
     }
 }

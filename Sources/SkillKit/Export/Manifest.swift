@@ -33,6 +33,7 @@ enum Manifest {
         s.health = Thunks.healthFunction(slot)
         s.release = { free($0) }
         s.abi_minor_required = UInt32(clamping: skill.requiredHostABIMinor)
+        s.permissions = cPermissions(skill.permissions)
 
         let pointer = UnsafeMutablePointer<skh_skill>.allocate(capacity: 1)
         pointer.initialize(to: s)
@@ -87,6 +88,28 @@ enum Manifest {
             items.append("{" + members.joined(separator: ",") + "}")
         }
         return "[" + items.joined(separator: ",") + "]"
+    }
+
+    /// The `skh_permissions` of `p`, or nil when it asks for nothing. Never freed.
+    static func cPermissions(_ p: SkillPermissions) -> UnsafePointer<skh_permissions>? {
+        guard !p.isEmpty else { return nil }
+        func list(_ items: [String]) -> UnsafePointer<UnsafePointer<CChar>?>? {
+            guard !items.isEmpty else { return nil }
+            let a = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: items.count + 1)
+            for (k, item) in items.enumerated() { a[k] = cString(item) }
+            a[items.count] = nil
+            return UnsafePointer(a)
+        }
+        var c = skh_permissions()
+        c.struct_size = UInt32(MemoryLayout<skh_permissions>.size)
+        c.flags = p.runsPrograms ? UInt32(SKH_PERMISSION_PROGRAMS) : 0
+        c.network = list(p.network.map(\.text))
+        c.read = list(p.read.map(\.text))
+        c.write = list(p.write.map(\.text))
+        c.environment = list(p.environment)
+        let pointer = UnsafeMutablePointer<skh_permissions>.allocate(capacity: 1)
+        pointer.initialize(to: c)
+        return UnsafePointer(pointer)
     }
 
     /// A `strdup`ed copy that is never freed.

@@ -67,6 +67,8 @@ func runServeMode(_ args: [String]) -> Never {
         _ = msg.withCString { write(2, $0, strlen($0)) }
         exit(2)
     }
+    // Before any other thread exists and before the skill's file is loaded (see Sandbox.swift).
+    Sandbox.apply(args, file: options.file)
     // The reader first: if the host goes away while the skill loads, this process goes too.
     startDetachedThread(readFrames)
     startDetachedThread(stackSize: 64 * 1024, watchHost)
@@ -113,6 +115,7 @@ func runServeMode(_ args: [String]) -> Never {
         hello.quoted(p)
     }
     hello.raw("]")
+    Sandbox.writeHello(&hello)
     channel.send(hello)
     ready.signal()
     while true { pause() }

@@ -21,7 +21,9 @@ enum DoctorCommand {
             case .ok, .degraded: return nil
             }
         }
-        let problems = folderProblems.count + refusals.count + conflicts.count + unhealthy.count
+        let stateProblems = host.healthProblems()
+        let sandboxNotes = host.sandboxNotes()
+        let problems = folderProblems.count + refusals.count + conflicts.count + unhealthy.count + stateProblems.count
         if args.flag("--json") {
             Out.json(.object(JSONObject([
                 ("folders", .array(host.scan.folders.map { f in
@@ -38,35 +40,41 @@ enum DoctorCommand {
                     .object(JSONObject([("id", .string(u.id)), ("health", .string(u.health.state.rawValue)),
                                         ("healthDetail", u.health.detailJSON), ("fix", .string(u.fix))]))
                 })),
+                ("state", .array(stateProblems.map { .object(JSONObject([("problem", .string($0.message)), ("fix", .string($0.hint))])) })),
+                ("sandbox", .array(sandboxNotes.map(\.json))),
                 ("config", host.config.source.map(JSON.string) ?? .null),
                 ("problems", .int(Int64(problems))),
             ])), pretty: true)
             return problems == 0 ? 0 : 1
         }
-        Out.print("skill folders: \(host.scan.folders.map(\.path).joined(separator: ", "))")
-        Out.print("config: \(host.config.source ?? "none (defaults)")")
+        Out.print("skill folders: \(Out.safe(host.scan.folders.map(\.path).joined(separator: ", ")))")
+        Out.print("config: \(Out.safe(host.config.source ?? "none (defaults)"))")
         Out.print("registered: \(host.registry.skills.count) skills, \(host.registry.intentNames.count) intents")
         for f in folderProblems {
-            Out.print("\n✗ \(f.problem!)")
-            if let h = f.hint { Out.print("  fix: \(h)") }
+            Out.print("\n✗ \(Out.safe(f.problem!))")
+            if let h = f.hint { Out.print("  fix: \(Out.safe(h))") }
         }
         for r in refusals {
-            Out.print("\n✗ refused [\(r.reason.rawValue)] \(r.message)")
-            if let h = r.hint { Out.print("  fix: \(h)") }
+            Out.print("\n✗ refused [\(r.reason.rawValue)] \(Out.safe(r.message))")
+            if let h = r.hint { Out.print("  fix: \(Out.safe(h))") }
         }
         for s in host.scan.shadowed {
-            Out.print("\n· \(s.skill.file.path) holds \(s.skill.summary.id) \(s.skill.summary.version), shadowed by version \(s.byVersion) in \(s.byPath) (not a problem: remove the newer file to roll back, or the older one to tidy up)")
+            Out.print("\n· \(Out.safe(s.skill.file.path)) holds \(Out.safe(s.skill.summary.id)) \(s.skill.summary.version), shadowed by version \(s.byVersion) in \(Out.safe(s.byPath)) (not a problem: remove the newer file to roll back, or the older one to tidy up)")
         }
         for c in conflicts {
-            Out.print("\n! intent \(c.intent) is declared by \(c.bindings.count) skills: " +
-                      c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority), confidence \($0.intent.confidence))" }.joined(separator: ", ") +
-                      "\n  calls go to \(c.bindings[0].skill.id)\n  fix: if that is not what you want, raise the priority of the other skill or remove one")
+            Out.print("\n! intent \(Out.safe(c.intent)) is declared by \(c.bindings.count) skills: " +
+                      Out.safe(c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority), confidence \($0.intent.confidence))" }.joined(separator: ", ")) +
+                      "\n  calls go to \(Out.safe(c.bindings[0].skill.id))\n  fix: if that is not what you want, raise the priority of the other skill or remove one")
+        }
+        for p in stateProblems {
+            Out.print("\n✗ \(Out.safe(p.message))\n  fix: \(Out.safe(p.hint))")
         }
         for u in unhealthy {
-            Out.print("\n✗ \(u.id) is \(u.health.state.rawValue) since \(TimeText.rfc3339(u.health.since)): \(u.health.reason)" +
+            Out.print("\n✗ \(Out.safe(u.id)) is \(u.health.state.rawValue) since \(TimeText.rfc3339(u.health.since)): \(Out.safe(u.health.reason))" +
                       "\n  counters: \(u.health.calls) calls, \(u.health.failures) failures, \(u.health.crashes) crashes, \(u.health.timeouts) timeouts" +
-                      "\n  fix: \(u.fix)")
+                      "\n  fix: \(Out.safe(u.fix))")
         }
+        for n in sandboxNotes { Out.print("\n! \(Out.safe(n.message))\n  fix: \(Out.safe(n.fix))") }
         Out.print(problems == 0 ? "\nNo problems found." : "\n\(problems) problem\(problems == 1 ? "" : "s") found.")
         return problems == 0 ? 0 : 1
     }

@@ -20,6 +20,11 @@ enum HealthCommand {
                 o["latencyMs"] = r.probe?.latencyMs.map { .double(($0 * 100).rounded() / 100) } ?? .null
                 o["sha256"] = r.probe?.sha256.map(JSON.string) ?? .null
                 o["healthDetail"] = r.detailJSON
+                if let s = host.registry.skill(id: id) {
+                    // Which permissions it asks for but was not granted, and the sandbox its worker reported.
+                    o["missingPermissions"] = host.permissionsJSON(of: s)["missing"] ?? .array([])
+                    o["sandbox"] = .string(host.sandboxStatus(of: s).mode)
+                }
                 return .object(o)
             }))
         } else if ids.isEmpty {
@@ -29,6 +34,11 @@ enum HealthCommand {
                 let r = results[id]!
                 return [id, r.state.rawValue, r.probe?.latencyMs.map { TimeText.oneDecimal($0) + " ms" } ?? "-", message(r)]
             }))
+            for id in ids {
+                guard let s = host.registry.skill(id: id) else { continue }
+                let missing = (host.permissionsJSON(of: s)["missing"]?.arrayValue ?? []).compactMap(\.stringValue)
+                if !missing.isEmpty { Out.print("\(id): asks for permissions it was not granted: \(missing.joined(separator: ", ")) (calls that need them fail; see `skillhost doctor`)") }
+            }
         }
         return results.values.allSatisfy { $0.state == .ok } ? 0 : 1
     }

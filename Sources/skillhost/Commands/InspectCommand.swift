@@ -16,8 +16,8 @@ enum InspectCommand {
                 o["error"] = .object(e)
                 Out.json(.object(o))
             } else {
-                Out.error("refused (\(r.reason.rawValue)): \(r.message)")
-                if let h = r.hint { Out.error("hint: \(h)") }
+                Out.error("refused (\(r.reason.rawValue)): \(Out.safe(r.message))")
+                if let h = r.hint { Out.error("hint: \(Out.safe(h))") }
             }
             return r.reason.errorKind.exitCode
         case .success(let m):
@@ -25,23 +25,27 @@ enum InspectCommand {
                 var o = JSONObject([("ok", .bool(true)), ("path", .string(info!.path)), ("size", .int(info!.size)),
                                     ("sha256", info!.sha256.map(JSON.string) ?? .null)])
                 for member in m.json.objectValue! { o[member.key] = member.value }
+                o["permissions"] = host.permissionsJSON(id: m.id, requested: m.identity.permissions)
                 Out.json(.object(o), pretty: true)
             } else {
                 Out.print("""
-                \(m.name) — \(m.id) \(m.version)
-                  \(m.description)
-                  category:   \(m.category)
-                  vendor:     \(m.vendor)
+                \(Out.safe(m.name)) — \(Out.safe(m.id)) \(m.version)
+                  \(Out.safe(m.description))
+                  category:   \(Out.safe(m.category))
+                  vendor:     \(Out.safe(m.vendor))
                   abi:        \(abiLine(m.identity))
                   toolchain:  \(m.toolchain ?? "none (C)")
                   threads:    \(m.threadSafe ? "thread-safe" : "one call at a time")
-                  file:       \(info!.path) (\(info!.size) bytes)
+                  file:       \(Out.safe(info!.path)) (\(info!.size) bytes)
                   sha256:     \(info!.sha256 ?? "?")
-                  intents:
                 """)
+                let granted = host.config.grants[m.id]?.permissions ?? .none
+                Out.print("  asks for:   " + m.identity.permissions.lines.joined(separator: "\n              "))
+                Out.print("  granted:    " + (host.config.grants[m.id] == nil ? "nothing yet (no grant for \(m.id) in the config)" : granted.lines.joined(separator: "\n              ")))
+                Out.print("  intents:")
                 for i in m.intents {
                     let tags = (i.flags.names + ["surfaces: " + i.surfaces.names.joined(separator: "/")]).joined(separator: ", ")
-                    Out.print("    \(i.address)  [\(tags)]\n      \(i.description)")
+                    Out.print("    \(Out.safe(i.address))  [\(tags)]\n      \(Out.safe(i.description))")
                 }
             }
             return 0

@@ -3,10 +3,17 @@ import SkillHostCore
 /// `skillhost install FILE [--force] [--json]`
 enum InstallCommand {
     static func run(_ args: Arguments) -> Int32 {
-        withHost(forOneFile: args, allowing: ["--force"], help: Help.install) { install($0, $1, json: $2, force: args.flag("--force")) }
+        withHost(forOneFile: args, allowing: ["--force", "--grant"], help: Help.install) {
+            install($0, $1, json: $2, force: args.flag("--force"), grantValues: args.allValues["--grant"] ?? [])
+        }
     }
 
-    static func install(_ host: SkillHost, _ file: String, json: Bool, force: Bool) -> Int32 {
+    static func install(_ host: SkillHost, _ file: String, json: Bool, force: Bool, grantValues: [String] = []) -> Int32 {
+        let grant: Grant?
+        switch InstallConsent.decide(host, file, grantValues: grantValues, json: json) {
+        case .failure(let stop): return stop.code
+        case .success(let g): grant = g
+        }
         let (report, outcome) = host.install(file: file, force: force)
         switch outcome {
         case .failure(.error(let e)): return Out.fail(e, json: json)
@@ -32,6 +39,7 @@ enum InstallCommand {
                 if let s = done.shadows {
                     o["shadows"] = .object(JSONObject([("version", .string(s.version.description)), ("path", .string(s.path))]))
                 }
+                if let g = InstallConsent.record(grant, id: m.id, host, json: true) { o[g.key] = g.value }
                 Out.json(.object(o))
             } else {
                 Out.print("installed \(m.id) \(m.version) → \(done.path)\nintents: \(m.intents.map(\.address).joined(separator: ", "))")
@@ -40,6 +48,7 @@ enum InstallCommand {
                 }
                 let forced = report.ok ? "" : " (installed with --force despite: \(report.failures.map(\.name).joined(separator: ", ")))"
                 Out.print("validate: \(report.tally)\(forced)")
+                _ = InstallConsent.record(grant, id: m.id, host, json: false)
             }
             return 0
         }

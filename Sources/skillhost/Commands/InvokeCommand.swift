@@ -16,14 +16,23 @@ enum InvokeCommand {
         let timeout: Int?
         do { timeout = try args.int("--timeout") } catch { Out.error("skillhost: \(error.message)"); return 2 }
         var input = args.values["--input"] ?? "{}"
+        var read: (bytes: [UInt8], source: String)?
         if input == "-" {
-            input = String(decoding: readStandardInput(), as: UTF8.self)
+            read = (readStandardInput(), "standard input")
         } else if input.hasPrefix("@") {
             let path = String(input.dropFirst())
             guard let data = FileManager.default.contents(atPath: path) else {
                 return Out.fail(SkillError(.invalidInput, "cannot read the input file \"\(path)\""), json: json)
             }
-            input = String(decoding: data, as: UTF8.self)
+            read = ([UInt8](data), "the input file \"\(path)\"")
+        }
+        if let read {
+            // Never turn bad bytes into U+FFFD: the skill (and an idempotency record) would see other input.
+            if let offset = UTF8Text.firstInvalidByte(in: read.bytes) {
+                return Out.fail(SkillError(.invalidInput, "the input from \(read.source) is not valid UTF-8: byte \(offset) (0x\(String(read.bytes[offset], radix: 16))) does not start a valid UTF-8 sequence",
+                                           hint: "JSON input must be UTF-8; convert it first, e.g. iconv -f LATIN1 -t UTF-8"), json: json)
+            }
+            input = String(decoding: read.bytes, as: UTF8.self)
         }
         let host: SkillHost
         do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
@@ -48,8 +57,8 @@ enum InvokeCommand {
             if json {
                 Out.json(s.json)
             } else {
-                Out.print(s.result.pretty)
-                if let m = s.message { Out.print(m) }
+                Out.print(s.result.pretty)  // JSON escapes C0 controls in strings; Out.print the rest
+                if let m = s.message { Out.print(Out.safe(m)) }
             }
             return 0
         }

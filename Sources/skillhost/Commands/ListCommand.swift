@@ -13,7 +13,7 @@ enum ListCommand {
             out.append(0x5b)
             for (i, s) in host.registry.skills.enumerated() {
                 if i > 0 { out.append(0x2c) }
-                s.writeListJSON(health: health[s.id], shadows: host.scan.shadowed(by: s.id), to: &out)
+                s.writeListJSON(health: health[s.id], shadows: host.scan.shadowed(by: s.id), extra: host.listMembers(of: s), to: &out)
             }
             out.append(0x5d)
             if all {
@@ -31,12 +31,12 @@ enum ListCommand {
         }
         let rows = host.registry.skills.map { s in
             [s.id, s.summary.version.description, s.summary.category, s.summary.abi, s.isolation.rawValue,
-             health[s.id]?.state.rawValue ?? "ok", s.summary.intents.map(\.address).joined(separator: ", ")]
+             health[s.id]?.state.rawValue ?? "ok", host.sandboxStatus(of: s).mode, s.summary.intents.map(\.address).joined(separator: ", ")]
         }
         if rows.isEmpty {
-            Out.print("No skills registered (folders: \(host.directories.joined(separator: ":"))).")
+            Out.print("No skills registered (folders: \(Out.safe(host.directories.joined(separator: ":")))).")
         } else {
-            Out.print(Out.table(["ID", "VERSION", "CATEGORY", "ABI", "ISOLATION", "HEALTH", "INTENTS"], rows))
+            Out.print(Out.table(["ID", "VERSION", "CATEGORY", "ABI", "ISOLATION", "HEALTH", "SANDBOX", "INTENTS"], rows))
         }
         let intents = host.registry.intentNames.count
         var summary = "\(rows.count) skill\(rows.count == 1 ? "" : "s"), \(intents) intent\(intents == 1 ? "" : "s")."
@@ -45,13 +45,13 @@ enum ListCommand {
         }
         Out.print(summary)
         for s in host.scan.shadowed {
-            Out.print("shadowed: \(s.skill.summary.id) \(s.skill.summary.version) (\(s.skill.file.path)) by version \(s.byVersion) (\(s.byPath))")
+            Out.print("shadowed: \(Out.safe(s.skill.summary.id)) \(s.skill.summary.version) (\(Out.safe(s.skill.file.path))) by version \(s.byVersion) (\(Out.safe(s.byPath)))")
         }
         for c in host.registry.conflicts {
-            Out.print("conflict: \(c.intent) is declared by \(c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority))" }.joined(separator: ", ")); calls go to \(c.bindings[0].skill.id)")
+            Out.print(Out.safe("conflict: \(c.intent) is declared by \(c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority))" }.joined(separator: ", ")); calls go to \(c.bindings[0].skill.id)"))
         }
         if all {
-            for r in host.scan.refusals { Out.print("refused [\(r.reason.rawValue)] \(r.message)") }
+            for r in host.scan.refusals { Out.print("refused [\(r.reason.rawValue)] \(Out.safe(r.message))") }
         }
         return 0
     }

@@ -13,7 +13,8 @@ enum ValidateCommand {
 
     /// A header line (file, id, version), one line per check, and the tally.
     static func text(_ r: ValidationReport) -> String {
-        let who = r.id.map { " — \($0) \(r.version ?? "")" } ?? ""
+        let asks = r.permissions.map { " — asks for: " + $0.lines.joined(separator: "; ") } ?? ""
+        let who = (r.id.map { " — \($0) \(r.version ?? "")" } ?? "") + asks
         let width = r.checks.map(\.name.count).max() ?? 0
         let lines = r.checks.map { c in
             c.status.rawValue.uppercased().padding(4) + "  " + c.name.padding(width) + "  " + c.message

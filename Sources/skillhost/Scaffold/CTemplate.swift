@@ -233,6 +233,9 @@ enum CTemplate {
         .intents = intents,
         .invoke = invoke,
         .abi_minor_required = 0, /* uses nothing newer than ABI 1.0 */
+        /* ABI 1.2: what it needs beyond computing (network, files, environment, programs), shown at
+         * install and granted by the owner; NULL = nothing. See skh_permissions in skillhost.h. */
+        .permissions = NULL,
     };
 
     SKH_EXPORT const skh_skill *skillhost_entry(void) { return &skill; }

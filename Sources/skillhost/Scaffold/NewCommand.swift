@@ -34,7 +34,7 @@ enum NewCommand {
             return Out.fail(SkillError(.invalidInput, "\"\(project)\" already exists and is not empty; not writing into it",
                                        hint: "choose another NAME or --dir"), json: json)
         }
-        let files = (lang == "swift" ? SwiftTemplate.files : CTemplate.files).map { (names.fill($0.path, sdk: sdk), names.fill($0.text, sdk: sdk)) }
+        let files = (lang == "swift" ? SwiftTemplate.files : CTemplate.files).map { (names.fill($0.path, sdk: sdk), names.fill($0.text, sdk: sdk, lang: lang)) }
         for (path, text) in files {
             let full = project + "/" + path
             do {

@@ -37,13 +37,56 @@ struct ScaffoldNames {
                                       vendor: vendor ?? "Example"))
     }
 
-    /// Replaces every {{KEY}} in `template`.
-    func fill(_ template: String, sdk: String) -> String {
+    /// Replaces every {{KEY}} in `template`. The free-text values (VENDOR, and SDK, a path) stand
+    /// inside string literals in the templates, so they are escaped for `lang`'s literals ("c" or
+    /// "swift"): a quote, a backslash or a control character in `--vendor` cannot break the code.
+    /// Paths of generated files (`lang` nil) take the raw values.
+    func fill(_ template: String, sdk: String, lang: String? = nil) -> String {
+        func literal(_ v: String) -> String {
+            switch lang {
+            case "c": return Self.cStringContent(v)
+            case "swift": return Self.swiftStringContent(v)
+            default: return v
+            }
+        }
         var s = template
         for (key, value) in [("NAME", name), ("MODULE", module), ("PRODUCT", product), ("ID", id), ("NS", namespace),
-                             ("TITLE", title), ("VENDOR", vendor), ("SDK", sdk)] {
+                             ("TITLE", title), ("VENDOR", literal(vendor)), ("SDK", lang == "swift" ? literal(sdk) : sdk)] {
             s = s.replacing("{{\(key)}}", with: value)
         }
         return s
+    }
+
+    /// `v` as the inside of a C string literal: `\\`, `\"`, `\?` (no trigraphs under -std=c99), and
+    /// control characters as three-digit octal escapes (which, unlike `\x`, cannot swallow the next
+    /// character). Other UTF-8 passes through.
+    static func cStringContent(_ v: String) -> String {
+        var out = ""
+        for c in v.unicodeScalars {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "?": out += "\\?"
+            case _ where c.value < 0x20 || c.value == 0x7f:
+                let octal = String(c.value, radix: 8)
+                out += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    /// `v` as the inside of a Swift string literal: `\\`, `\"` and control characters as `\u{…}`.
+    static func swiftStringContent(_ v: String) -> String {
+        var out = ""
+        for c in v.unicodeScalars {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case _ where c.value < 0x20 || c.value == 0x7f: out += "\\u{" + String(c.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 }

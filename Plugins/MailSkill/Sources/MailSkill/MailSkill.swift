@@ -13,6 +13,9 @@ struct MailSkill: AgentSkill {
     let description = "Reads a Maildir or mbox mailbox (RFC 5322, MIME, UTF-8/GBK/… subjects), labels messages as invoices, meeting invitations, newsletters or personal mail, and extracts to-dos with due dates."
 
     var supportedIntents: [SkillIntent] { MailIntents.all }
+    /// The configured mailbox (`"mailbox"`: a Maildir folder or an mbox file), read-only. A `path` in a
+    /// call's input must lie inside what the owner granted.
+    var permissions: SkillPermissions { SkillPermissions(read: [.config(MailRequest.configKey)]) }
 
     func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
         let request = try MailRequest(input: input, context: context)

@@ -86,7 +86,7 @@ enum AskCommand {
     /// Waits for the answer; with `live`, rewrites one stderr line per phase ("⋯ executing calendar.events.list 1/2").
     static func wait(_ run: AgentEngine.Run, live: Bool) -> AgentResponse {
         var show: (@Sendable (PhaseEvent) -> Void)? = nil
-        if live { show = { event in writeStandardError("\r\u{1B}[K⋯ " + event.phase.line) } }
+        if live { show = { event in writeStandardError("\r\u{1B}[K⋯ " + Out.safe(event.phase.line)) } }
         let response = run.wait(onPhase: show)
         if live { writeStandardError("\r\u{1B}[K") }
         return response

@@ -6,7 +6,7 @@ enum TracesCommand {
         let json = args.flag("--json")
         do { try args.allow(["--limit"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         let limit: Int
-        do { limit = try args.int("--limit") ?? 20 } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        do { limit = try args.int("--limit", max: 1_000_000, unit: "traces") ?? 20 } catch { Out.error("skillhost: \(error.message)"); return 2 }
         let host: SkillHost
         do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
         let store = TraceStore(paths: host.paths)

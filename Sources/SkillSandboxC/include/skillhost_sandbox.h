@@ -1,0 +1,66 @@
+/*
+ * skillhost_sandbox.h — non-variadic C wrappers for the kernel interfaces the worker's sandbox uses.
+ *
+ * Swift cannot call variadic C functions (`syscall`, `prctl`), and <linux/landlock.h>,
+ * <linux/seccomp.h> and <linux/filter.h> are not part of Swift's Glibc module. This target is only
+ * that: one fixed-arity function per system call, returning what the kernel returned (-1 with errno set
+ * on failure, as the libc wrappers do). The policy (which rules, which filter) lives in Swift
+ * (Sources/skillhost-worker/Sandbox/). Used by the worker (to apply the sandbox) and by the host (to
+ * report which features the kernel has). Nothing here is part of the skill ABI.
+ */
+#ifndef SKILLHOST_SANDBOX_H
+#define SKILLHOST_SANDBOX_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <linux/filter.h>
+#include <sys/syscall.h> /* SYS_* numbers for the seccomp filter, per architecture */
+
+/* Landlock's structs as the kernel defines them (ABI 1–7). Declared here rather than taken from
+ * <linux/landlock.h>, which on many distributions predates network rules and scoping; the kernel's
+ * layout of these is fixed. The constants (access rights, scopes) are in Swift (Sandbox/Landlock.swift). */
+struct skh_landlock_ruleset_attr {
+    uint64_t handled_access_fs;  /* ABI 1 */
+    uint64_t handled_access_net; /* ABI 4 */
+    uint64_t scoped;             /* ABI 6 */
+};
+
+/* landlock_create_ruleset(2). With attr NULL, size 0 and LANDLOCK_CREATE_RULESET_VERSION in flags it
+ * returns the highest Landlock ABI version the kernel supports (or -1: EOPNOTSUPP disabled at boot,
+ * ENOSYS not built in). */
+int skh_landlock_create_ruleset(const struct skh_landlock_ruleset_attr *attr, size_t size, uint32_t flags);
+
+/* landlock_add_rule(2) for a path: `parent_fd` is an O_PATH descriptor of the file or folder. */
+int skh_landlock_add_path_rule(int ruleset_fd, uint64_t allowed_access, int parent_fd);
+
+/* landlock_add_rule(2) for a TCP port. */
+int skh_landlock_add_port_rule(int ruleset_fd, uint64_t allowed_access, uint64_t port);
+
+/* landlock_restrict_self(2): the calling thread (and every thread or process it creates afterwards)
+ * is confined to the ruleset. Needs PR_SET_NO_NEW_PRIVS first. */
+int skh_landlock_restrict_self(int ruleset_fd, uint32_t flags);
+
+/* seccomp(SECCOMP_SET_MODE_FILTER, flags, prog) with a program of `count` instructions. Pass
+ * SECCOMP_FILTER_FLAG_TSYNC to put every thread of the process under the filter. */
+int skh_seccomp_set_filter(const struct sock_filter *instructions, unsigned short count, unsigned int flags);
+
+/* prctl(2) with exactly four arguments after the option. */
+int skh_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5);
+
+/* capset(2) with every capability set (effective, permitted, inheritable) empty: the process keeps
+ * its user id but loses every privilege that goes with it (root included). */
+int skh_drop_all_capabilities(void);
+
+/* GNU extensions Swift's Glibc module does not expose (it is built without _GNU_SOURCE). */
+
+/* unshare(2). */
+int skh_unshare(int flags);
+
+/* open(path, O_PATH | O_CLOEXEC): a descriptor to hang a Landlock rule on. */
+int skh_open_path(const char *path);
+
+/* The file name of the loaded image (executable or shared library) that contains `address`, from
+ * dladdr(3); NULL if none. Owned by the dynamic loader. */
+const char *skh_image_path(const void *address);
+
+#endif

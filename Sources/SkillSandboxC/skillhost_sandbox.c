@@ -1,0 +1,65 @@
+/* Non-variadic wrappers; see include/skillhost_sandbox.h. */
+#define _GNU_SOURCE
+#include "skillhost_sandbox.h"
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* The same numbers on x86_64 and aarch64 (system calls added after 4.x share one table). */
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+#define SKH_RULE_PATH_BENEATH 1
+#define SKH_RULE_NET_PORT 2
+#define SKH_SECCOMP_SET_MODE_FILTER 1
+
+struct skh_path_beneath_attr { uint64_t allowed_access; int32_t parent_fd; } __attribute__((packed));
+struct skh_net_port_attr { uint64_t allowed_access; uint64_t port; };
+
+int skh_landlock_create_ruleset(const struct skh_landlock_ruleset_attr *attr, size_t size, uint32_t flags) {
+    return (int)syscall(SYS_landlock_create_ruleset, attr, size, flags);
+}
+
+int skh_landlock_add_path_rule(int ruleset_fd, uint64_t allowed_access, int parent_fd) {
+    struct skh_path_beneath_attr rule = { .allowed_access = allowed_access, .parent_fd = parent_fd };
+    return (int)syscall(SYS_landlock_add_rule, ruleset_fd, SKH_RULE_PATH_BENEATH, &rule, 0);
+}
+
+int skh_landlock_add_port_rule(int ruleset_fd, uint64_t allowed_access, uint64_t port) {
+    struct skh_net_port_attr rule = { .allowed_access = allowed_access, .port = port };
+    return (int)syscall(SYS_landlock_add_rule, ruleset_fd, SKH_RULE_NET_PORT, &rule, 0);
+}
+
+int skh_landlock_restrict_self(int ruleset_fd, uint32_t flags) {
+    return (int)syscall(SYS_landlock_restrict_self, ruleset_fd, flags);
+}
+
+int skh_seccomp_set_filter(const struct sock_filter *instructions, unsigned short count, unsigned int flags) {
+    struct sock_fprog prog = { .len = count, .filter = (struct sock_filter *)instructions };
+    return (int)syscall(SYS_seccomp, SKH_SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+int skh_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5) {
+    return prctl(option, a2, a3, a4, a5);
+}
+
+int skh_drop_all_capabilities(void) {
+    struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+    struct __user_cap_data_struct data[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+    return (int)syscall(SYS_capset, &header, data);
+}
+
+int skh_unshare(int flags) { return unshare(flags); }
+
+int skh_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }
+
+const char *skh_image_path(const void *address) {
+    Dl_info info;
+    return dladdr(address, &info) != 0 ? info.dli_fname : NULL;
+}

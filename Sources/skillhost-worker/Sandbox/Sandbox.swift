@@ -1,0 +1,191 @@
+import Glibc
+import SkillSandboxC
+import SkillWire
+
+/// The worker's sandbox: applied by `runServeMode` before the skill's file is loaded (so the skill's
+/// static initializers already run under it) and before the worker starts any thread (a user
+/// namespace can only be entered by a single-threaded process, and Landlock confines the calling
+/// thread and what it starts later).
+///
+/// In order:
+///   1. PR_SET_NO_NEW_PRIVS and PR_SET_DUMPABLE 0 (no core dumps, no /proc/PID/mem for same-user
+///      processes, no ptrace attach).
+///   2. No granted port: a new, empty network namespace (only a loopback interface that is down), with
+///      CLONE_NEWNET alone as root, CLONE_NEWUSER | CLONE_NEWNET otherwise (this user's ids mapped to
+///      themselves, so files keep their owners).
+///   3. Every capability dropped (bounding set, then effective/permitted/inheritable): a worker started
+///      by root, or holding the capabilities a user namespace hands out, keeps none.
+///   4. Landlock: the rules of `SandboxPlan` plus `SystemPaths`, TCP connect only to granted ports and
+///      no bind, signals and abstract unix sockets scoped to the worker's own domain.
+///   5. The seccomp filter (`SeccompFilter`) on every thread.
+/// A step the kernel lacks is skipped and named in `report.missing`; the host shows the skill's sandbox
+/// as "partial" with that list. Nothing here ever stops the worker.
+enum Sandbox {
+    struct Report {
+        var enabled = false
+        var landlockABI = 0
+        /// Features not in force, each with why ("landlock-network (needs …)").
+        var missing: [String] = []
+        /// Steps that failed although the kernel has the feature (also make it partial).
+        var problems: [String] = []
+        /// How long `apply` took, in microseconds (for `make bench`).
+        var applyMicros = 0
+        var mode: String { !enabled ? "off" : missing.isEmpty && problems.isEmpty ? "full" : "partial" }
+    }
+
+    /// What `apply` did; read by the hello frame.
+    nonisolated(unsafe) static var report = Report()
+
+    /// Applies the sandbox `arguments` ask for (see `SandboxPlan`); a no-op without `--sandbox`.
+    static func apply(_ arguments: [String], file: String) {
+        let plan = SandboxPlan(arguments: arguments)
+        guard plan.enabled else { return }
+        var r = Report()
+        r.enabled = true
+        var started = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &started)
+        if skh_prctl(38 /* PR_SET_NO_NEW_PRIVS */, 1, 0, 0, 0) != 0 { r.problems.append("PR_SET_NO_NEW_PRIVS: \(errnoText())") }
+        if skh_prctl(4 /* PR_SET_DUMPABLE */, 0, 0, 0, 0) != 0 { r.problems.append("PR_SET_DUMPABLE: \(errnoText())") }
+        if !plan.network, let why = Namespaces.enterEmptyNetwork() {
+            r.missing.append("network-namespace (\(why))")
+        }
+        if let why = Namespaces.dropCapabilities() { r.problems.append(why) }
+
+        r.landlockABI = Landlock.abi
+        if r.landlockABI == 0 {
+            r.missing.append("landlock (no Landlock in this kernel, or disabled at boot: files and TCP ports are not restricted)")
+        } else {
+            var rules = SystemPaths.rules(network: plan.network, programs: plan.programs)
+            rules.append(Landlock.Rule(path: file, access: Landlock.readFile))
+            rules += plan.read.map { Landlock.Rule(path: $0, access: Landlock.readOnly) }
+            rules += plan.write.map { Landlock.Rule(path: $0, access: Landlock.readWrite) }
+            r.problems += Landlock.restrict(rules, ports: plan.ports, abi: r.landlockABI, missing: &r.missing)
+            if plan.network && r.landlockABI < 4 {
+                r.missing.append("port filtering (this kernel's Landlock cannot restrict TCP ports: the granted network reaches every port)")
+            }
+        }
+        if let why = SeccompFilter.install(programs: plan.programs) { r.missing.append(why) }
+        var ended = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ended)
+        r.applyMicros = (ended.tv_sec - started.tv_sec) * 1_000_000 + (ended.tv_nsec - started.tv_nsec) / 1000
+        report = r
+    }
+}
+
+/// Namespaces and capabilities.
+enum Namespaces {
+    /// Moves the process into a new network namespace. Nil on success, else why not.
+    static func enterEmptyNetwork() -> String? {
+        let newNet: Int32 = 0x4000_0000, newUser: Int32 = 0x1000_0000
+        if geteuid() == 0, skh_unshare(newNet) == 0 { return nil }
+        let uid = getuid(), gid = getgid()
+        guard skh_unshare(newUser | newNet) == 0 else { return "unshare: \(errnoText())" }
+        // Map this user's ids to themselves (setgroups must be denied before an unprivileged gid_map).
+        _ = writeFile("/proc/self/setgroups", "deny")
+        if !writeFile("/proc/self/uid_map", "\(uid) \(uid) 1") || !writeFile("/proc/self/gid_map", "\(gid) \(gid) 1") {
+            return nil  // still isolated from the network; only the ids show as the overflow id
+        }
+        return nil
+    }
+
+    /// Drops every capability: the bounding set first (needs CAP_SETPCAP, so while we still have it),
+    /// then the process's own sets. Nil on success.
+    static func dropCapabilities() -> String? {
+        for cap in 0..<64 { _ = skh_prctl(24 /* PR_CAPBSET_DROP */, UInt(cap), 0, 0, 0) }
+        _ = skh_prctl(47 /* PR_CAP_AMBIENT */, 4 /* PR_CAP_AMBIENT_CLEAR_ALL */, 0, 0, 0)
+        return skh_drop_all_capabilities() == 0 ? nil : "capset: \(errnoText())"
+    }
+
+    private static func writeFile(_ path: String, _ text: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return text.withCString { write(fd, $0, strlen($0)) } == strlen(text)
+    }
+}
+
+/// What any worker needs to read to run, whatever its grants: never /etc or /tmp or the home folder
+/// wholesale, never execute rights unless programs are granted.
+enum SystemPaths {
+    static func rules(network: Bool, programs: Bool) -> [Landlock.Rule] {
+        let ro = Landlock.readOnly
+        var paths = [
+            // Shared libraries, the dynamic loader's cache, time zone data (/etc/localtime links into
+            // /usr/share/zoneinfo), locale data.
+            "/usr", "/lib", "/lib64", "/etc/ld.so.cache", "/etc/localtime", "/etc/timezone",
+            // Who the user is (no secrets: /etc/shadow stays out), name service switch.
+            "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
+            // What the process reads about itself and the machine: Dispatch reads /proc/TID/stat of its
+            // own worker threads (and crashes if it cannot), which no rule made before those threads
+            // exist can name, so /proc is readable. Another process's memory, environment, file
+            // descriptors and maps stay closed: Landlock refuses ptrace-class access to processes
+            // outside the worker's domain, and the host is not dumpable. What /proc shows of other
+            // processes to any user (command lines, status) is visible (README "Isolation").
+            "/proc", "/sys/devices/system/cpu",
+            "/dev/urandom", "/dev/random",
+        ]
+        if let runtime = swiftRuntimeFolder() { paths.append(runtime) }
+        if network {
+            paths += ["/etc/hosts", "/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf", "/etc/ssl", "/etc/ca-certificates",
+                      "/etc/pki", "/run/systemd/resolve"]
+        }
+        var rules = paths.flatMap { p in
+            [Landlock.Rule(path: p, access: ro)] + (realPath(p).map { $0 == p ? [] : [Landlock.Rule(path: $0, access: ro)] } ?? [])
+        }
+        rules.append(Landlock.Rule(path: "/dev/null", access: Landlock.readFile | Landlock.writeFile))
+        rules.append(Landlock.Rule(path: "/dev/zero", access: Landlock.readFile))
+        if programs {
+            for p in ["/usr", "/bin", "/sbin", "/lib", "/lib64"] {
+                rules.append(Landlock.Rule(path: p, access: ro | Landlock.execute))
+            }
+        }
+        return rules
+    }
+
+    /// The folder of the Swift runtime this worker (and every Swift skill) uses.
+    static func swiftRuntimeFolder() -> String? {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_retain") else { return nil }
+        guard let name = skh_image_path(sym) else { return nil }
+        let path = String(cString: name)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return realPath(String(path[..<slash])) ?? String(path[..<slash])
+    }
+
+    static func realPath(_ p: String) -> String? {
+        guard let r = realpath(p, nil) else { return nil }
+        defer { free(r) }
+        return String(cString: r)
+    }
+}
+
+extension Sandbox {
+    /// Adds `"sandbox":{"mode":"full"|"partial"|"off","landlockABI":N,"applyMicros":N,"missing":[…],
+    /// "problems":[…]}` to the hello frame.
+    static func writeHello(_ f: inout Line) {
+        let r = report
+        f.key("sandbox"); f.raw("{")
+        f.key("mode"); f.quoted(r.mode)
+        f.key("landlockABI"); f.number(r.landlockABI)
+        f.key("applyMicros"); f.number(r.applyMicros)
+        for (key, list) in [("missing", r.missing), ("problems", r.problems)] {
+            if key == "missing" { f.key("missing") } else { f.key("problems") }
+            f.raw("[")
+            for (k, p) in list.enumerated() {
+                if k > 0 { f.raw(",") }
+                f.quoted(p)
+            }
+            f.raw("]")
+        }
+        f.raw("}")
+    }
+}
+
+extension Sandbox {
+    /// The scan process (`skillhost-worker manifest FILE…`) runs skills' static initializers and entry
+    /// functions too: it gets the sandbox with nothing granted — read-only the files it reads, no
+    /// network, no writes, no programs — before the first dlopen. Nobody reads its report: what the
+    /// kernel lacks is reported by the workers (the same kernel).
+    static func applyForScan(files: [String]) {
+        apply(["--sandbox"] + files.flatMap { ["--allow-read", $0] }, file: files.first ?? "/nonexistent")
+    }
+}

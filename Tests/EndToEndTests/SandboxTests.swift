@@ -1,0 +1,156 @@
+import Foundation
+import XCTest
+
+/// The worker sandbox (issue 11), through the real binaries: `hostile.so` tries every escape from inside
+/// one invoke and reports the errno of each. Every escape must fail inside the skill, its allowed
+/// actions must work, and the host and the other skills must be unaffected; then a grant for one
+/// loopback port and one folder opens exactly those two. Runs as root in CI and as a plain user.
+final class SandboxTests: EndToEndTestCase {
+    var listener: Int32 = -1
+    var port = 0
+    var granted = ""
+    var outside = ""
+    var otherData = ""
+    static let secretName = "HOSTILE_TEST_SECRET"
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try addSkill("hostile.so")
+        try addSkill("echo_c.so")
+        granted = work + "/granted"
+        outside = work + "/outside"
+        otherData = home + "/.local/share/skillhost/test.fixture.echo"
+        for d in [granted, outside, otherData] { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        try Data("not for skills\n".utf8).write(to: URL(fileURLWithPath: home + "/secret.txt"))
+        // A loopback listener the skill may reach only once its port is granted.
+        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let bound = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(listener, 64), 0)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+        port = Int(UInt16(bigEndian: a.sin_port))
+        extraEnvironment[Self.secretName] = "hunter2"
+    }
+
+    override func tearDownWithError() throws {
+        if listener >= 0 { close(listener) }
+        if !work.isEmpty { assertNoWorkersLeft() }
+        try super.tearDownWithError()
+    }
+
+    /// Runs the hostile fixture's one call; returns (escapes, allowed), errno by action (0 = it worked).
+    func attempt(file: StaticString = #filePath, line: UInt = #line) throws -> (escapes: [String: Int], allowed: [String: Int]) {
+        let input = """
+        {"outsideFile":"\(home)/secret.txt","outsideDir":"\(outside)","otherData":"\(otherData)","port":"\(port)",\
+        "secret":"\(Self.secretName)","grantedDir":"\(granted)"}
+        """
+        let r = invoke("fixture.hostile", input, ["--timeout", "20000"], timeout: 40)
+        let result = try XCTUnwrap(try assertInvokeOK(r, skill: "test.fixture.hostile", file: file, line: line) as? [String: Any], r.summary, file: file, line: line)
+        let escapes = try XCTUnwrap(result["escapes"] as? [String: Int], "\(result)", file: file, line: line)
+        let allowed = try XCTUnwrap(result["allowed"] as? [String: Int], "\(result)", file: file, line: line)
+        return (escapes, allowed)
+    }
+
+    func testEveryEscapeFailsInsideTheSkillAndItsAllowedActionsWork() throws {
+        let (escapes, allowed) = try attempt()
+        let expected: [String: Int32] = [
+            "read_outside": EACCES, "write_outside": EACCES, "write_other_skill": EACCES, "write_data_parent": EACCES,
+            "connect_port": EACCES, "bind_port": EACCES, "host_proc_mem": EACCES, "host_proc_environ": EACCES,
+            "kill_host": EPERM, "ptrace_host": EPERM, "secret_env": ENOENT, "run_sh": EACCES, "fork_2000": EAGAIN,
+            "raw_socket": EPERM, "packet_socket": EPERM, "user_namespace": EPERM, "device_node": EACCES, "etc_shadow": EACCES,
+        ]
+        XCTAssertEqual(Set(escapes.keys), Set(expected.keys), "the fixture tried every escape: \(escapes)")
+        for (name, errno) in expected {
+            XCTAssertEqual(escapes[name], Int(errno), "\(name) must fail with \(String(cString: strerror(errno))) inside the skill (got \(escapes[name] ?? -1)): \(escapes)")
+        }
+        for name in ["data_folder", "own_file", "allocate", "clock", "time_zone_data"] {
+            XCTAssertEqual(allowed[name], 0, "\(name) must work in the sandbox: \(allowed)")
+        }
+        XCTAssertNotEqual(allowed["granted_folder"], 0, "not granted yet: \(allowed)")
+        XCTAssertNotEqual(allowed["granted_port"], 0, "not granted yet: \(allowed)")
+
+        // Nothing was left where the skill may not write, and the host and the other skill go on.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: otherData), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/.local/share/skillhost/hostile-was-here"))
+        try assertEchoStillServes()
+        XCTAssertEqual(try assertInvokeOK(invoke("fixture.hostile.ok", "{}"), skill: "test.fixture.hostile") as? [String: Bool], ["ok": true],
+                       "the skill's worker is not killed for trying")
+
+        // list shows what it asks for, what it was granted (nothing), what is missing, and the sandbox.
+        let list = skillhost("list", "--json")
+        let s = try XCTUnwrap(try list.jsonArray().first { $0["id"] as? String == "test.fixture.hostile" }, list.summary)
+        XCTAssertEqual(s["sandbox"] as? String, "full", "this kernel has everything (Landlock 6+, seccomp, namespaces): \(s)")
+        let p = try XCTUnwrap(s["permissions"] as? [String: Any])
+        XCTAssertEqual((p["requested"] as? [String: Any])?["network"] as? [String], ["127.0.0.1:9"])
+        XCTAssertEqual((p["granted"] as? [String: Any])?["network"] as? [String], [])
+        XCTAssertEqual(p["missing"] as? [String], ["network 127.0.0.1:9"])
+        let doctor = skillhost("doctor")
+        XCTAssertTrue(doctor.stdout.contains("test.fixture.hostile asks for permissions it was not granted: network 127.0.0.1:9"), doctor.summary)
+    }
+
+    func testGrantingOnePortAndOneFolderOpensExactlyThoseTwo() throws {
+        let before = try attempt()
+        try writeConfig(#"{"grants": {"test.fixture.hostile": {"network": ["127.0.0.1:\#(port)"], "write": ["\#(granted)"]}}}"#)
+        let after = try attempt()
+        var opened: [String] = []
+        for (k, v) in after.escapes where v == 0 && before.escapes[k] != 0 { opened.append("escapes." + k) }
+        for (k, v) in after.allowed where v == 0 && before.allowed[k] != 0 { opened.append("allowed." + k) }
+        XCTAssertEqual(opened.sorted(), ["allowed.granted_folder", "allowed.granted_port", "escapes.connect_port"],
+                       "exactly the granted port (which the escape list also tries) and the granted folder: \(before) → \(after)")
+        for (k, v) in after.escapes where k != "connect_port" { XCTAssertNotEqual(v, 0, "\(k) still fails: \(after.escapes)") }
+        for (k, v) in after.allowed { XCTAssertEqual(v, 0, "\(k): \(after.allowed)") }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: granted), [], "the fixture cleans up after itself")
+    }
+
+    func testTheSandboxCanBeTurnedOffAndTrustedSkillsAreShownOff() throws {
+        try writeConfig(#"{"grants": {"test.fixture.hostile": {"sandbox": false}}}"#)
+        var list = try skillhost("list", "--json").jsonArray()
+        XCTAssertEqual(list.first { $0["id"] as? String == "test.fixture.hostile" }?["sandbox"] as? String, "off")
+        XCTAssertEqual(list.first { $0["id"] as? String == "test.fixture.echo" }?["sandbox"] as? String, "full", "only that skill")
+        // Only the harmless escapes: unsandboxed, the full list would really ptrace the host.
+        let peek = #"{"outsideFile":"\#(home)/secret.txt","secret":"\#(Self.secretName)"}"#
+        XCTAssertEqual(try assertInvokeOK(invoke("fixture.hostile.peek", peek), skill: "test.fixture.hostile") as? [String: Int],
+                       ["read_outside": 0, "secret_env": 0], "off means off (the baseline of `make bench`)")
+        try writeConfig("{}")
+        XCTAssertEqual(try assertInvokeOK(invoke("fixture.hostile.peek", peek), skill: "test.fixture.hostile") as? [String: Int],
+                       ["read_outside": Int(EACCES), "secret_env": Int(ENOENT)], "and on again")
+
+        try writeConfig(#"{"trusted": ["test.fixture.hostile"]}"#)
+        list = try skillhost("list", "--json").jsonArray()
+        let s = try XCTUnwrap(list.first { $0["id"] as? String == "test.fixture.hostile" })
+        XCTAssertEqual(s["isolation"] as? String, "in-process")
+        XCTAssertEqual(s["sandbox"] as? String, "off")
+        XCTAssertTrue((s["sandboxMissing"] as? [String] ?? []).joined().contains("trusted"), "\(s)")
+        let doctor = skillhost("doctor")
+        XCTAssertTrue(doctor.stdout.contains("test.fixture.hostile is trusted") && doctor.stdout.contains("network 127.0.0.1:9"),
+                      "doctor warns that a trusted skill asks for permissions it was not granted: \(doctor.summary)")
+
+        try writeConfig(#"{"sandbox": false}"#)
+        list = try skillhost("list", "--json").jsonArray()
+        XCTAssertEqual(Set(list.compactMap { $0["sandbox"] as? String }), ["off"])
+    }
+
+    func testInstallNeedsConsentAndRecordsTheGrant() throws {
+        try FileManager.default.removeItem(atPath: skills + "/hostile.so")
+        let config = try writeConfig("{}")
+        let refused = skillhost("install", fixtures + "/hostile.so", "--json")
+        try assertInvokeError(refused, kind: "denied", exitCode: 15, messageContains: ["asks for permissions", "127.0.0.1:9"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: skills + "/hostile.so"), "no consent, no install")
+
+        let bad = skillhost("install", fixtures + "/hostile.so", "--json", "--grant", "everything")
+        XCTAssertEqual(bad.exitCode, 10, bad.summary)
+
+        let ok = skillhost("install", fixtures + "/hostile.so", "--json", "--grant", "all")
+        XCTAssertEqual(ok.exitCode, 0, ok.summary)
+        XCTAssertEqual(((try ok.jsonObject())["granted"] as? [String: Any])?["network"] as? [String], ["127.0.0.1:9"])
+        let written = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any])
+        XCTAssertEqual(((written["grants"] as? [String: Any])?["test.fixture.hostile"] as? [String: Any])?["network"] as? [String], ["127.0.0.1:9"])
+        let list = try skillhost("list", "--json").jsonArray()
+        XCTAssertEqual(((list.first { $0["id"] as? String == "test.fixture.hostile" }?["permissions"]) as? [String: Any])?["missing"] as? [String], [])
+    }
+}
