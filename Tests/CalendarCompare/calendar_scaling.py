@@ -16,7 +16,6 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -71,15 +70,7 @@ def main():
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="calendar-scaling-")
-    skills = os.path.join(work, "skills.d")
-    os.makedirs(skills)
-    so = os.path.join(args.bin, "libCalendarSkill.so")
-    install = subprocess.run([os.path.join(args.bin, "skillhost"), "install", so, "--skills-dir", skills],
-                             capture_output=True, text=True,
-                             env={"HOME": work, "XDG_STATE_HOME": os.path.join(work, "state"), "PATH": os.environ.get("PATH", "")})
-    if install.returncode != 0:
-        sys.exit(f"skillhost install {so} failed:\n{install.stdout}{install.stderr}")
-    server = SkillServer(args.bin, skills, work, "UTC", call_timeout=120)
+    server = SkillServer(args.bin, work, "UTC", call_timeout=120)
     status = 0
     print(f"calendar parsing scaling through skillhost mcp ({args.bin}), median of {args.runs} calls of "
           f"calendar.events.list for {args.year}, base sizes x{args.scale:g}")

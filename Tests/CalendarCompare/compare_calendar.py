@@ -12,8 +12,9 @@ The skill runs through the real binaries: one `skillhost mcp` process per zone (
 the real libCalendarSkill.so), driven over stdio by a minimal JSON-RPC client. Rationale: one
 `skillhost invoke` per call costs a process start, a scan and a worker start (~20,000 calls per run);
 the MCP server keeps one host and one worker alive and serves each call in a few milliseconds, through
-the same invoker, worker and skill code. The calendar the skill reads is switched between calls by
-replacing a symlink its config points at (the skill reads its files on every call).
+the same invoker, worker and skill code. The skill is installed with `--grant all` (it asks to read its
+configured calendars); the calendar it reads is switched between calls by replacing the one file in its
+configured folder (the skill reads its files on every call).
 
 Known, deliberate differences, normalized on the oracle's side: the skill hides STATUS:CANCELLED events
 and instances, so they are dropped; the skill skips (and reports) a VEVENT without DTSTART and any series
@@ -119,14 +120,24 @@ def oracle_starts(path, zone_name, years, timeout):
 class SkillServer:
     """One `skillhost mcp` for one zone; `list(path, year)` answers with the skill's start keys."""
 
-    def __init__(self, bin_dir, skills_dir, work, zone, call_timeout):
-        self.bin_dir, self.skills_dir, self.zone, self.call_timeout = bin_dir, skills_dir, zone, call_timeout
+    def __init__(self, bin_dir, work, zone, call_timeout):
+        self.bin_dir, self.zone, self.call_timeout = bin_dir, zone, call_timeout
         self.work = os.path.join(work, zone.replace("/", "_"))
-        os.makedirs(self.work, exist_ok=True)
-        self.link = os.path.join(self.work, "current.ics")
+        self.skills_dir = os.path.join(self.work, "skills.d")
+        self.calendars = os.path.join(self.work, "calendars")
+        os.makedirs(self.skills_dir, exist_ok=True)
+        os.makedirs(self.calendars, exist_ok=True)
+        self.current = os.path.join(self.calendars, "current.ics")
         self.config = os.path.join(self.work, "config.json")
         with open(self.config, "w") as f:
-            json.dump({"skills": {"dev.skillhost.calendar": {"calendars": [self.link]}}, "timeZone": zone}, f)
+            json.dump({"skills": {"dev.skillhost.calendar": {"calendars": [self.calendars]}}, "timeZone": zone}, f)
+        # Installed the owner's way: the skill asks to read its configured calendars (the sandbox lets
+        # its worker read nothing else), and `--grant all` records that consent in this config.
+        so = os.path.join(bin_dir, "libCalendarSkill.so")
+        install = subprocess.run([os.path.join(bin_dir, "skillhost"), "install", so, "--skills-dir", self.skills_dir,
+                                  "--grant", "all", "--config", self.config], capture_output=True, text=True, env=self.env())
+        if install.returncode != 0:
+            raise RuntimeError(f"skillhost install {so} failed:\n{install.stdout}{install.stderr}")
         self.proc = None
         self.next_id = 0
         self.tool = None
@@ -188,11 +199,11 @@ class SkillServer:
                 self.buffer += chunk
 
     def point_at(self, path):
-        tmp = self.link + ".new"
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        os.symlink(os.path.abspath(path), tmp)
-        os.replace(tmp, self.link)
+        """The one calendar the skill reads from now on: a copy in the granted folder (a symbolic link
+        out of it would be followed to a file the sandbox does not let the worker read)."""
+        tmp = self.current + ".new"
+        shutil.copyfile(path, tmp)
+        os.replace(tmp, self.current)
 
     def list(self, year):
         """(start keys, None) or (None, error kind)."""
@@ -252,21 +263,13 @@ def main():
         sys.exit(f"no .ics files under {args.corpus}")
 
     work = tempfile.mkdtemp(prefix="compare-calendar-")
-    skills = os.path.join(work, "skills.d")
-    os.makedirs(skills)
-    so = os.path.join(args.bin, "libCalendarSkill.so")
-    install = subprocess.run([os.path.join(args.bin, "skillhost"), "install", so, "--skills-dir", skills],
-                             capture_output=True, text=True,
-                             env={"HOME": work, "XDG_STATE_HOME": os.path.join(work, "state"), "PATH": os.environ.get("PATH", "")})
-    if install.returncode != 0:
-        sys.exit(f"skillhost install {so} failed:\n{install.stdout}{install.stderr}")
 
     table = []
     details = {}
     exit_code = 0
     try:
         for zone in zones:
-            server = SkillServer(args.bin, skills, work, zone, args.timeout)
+            server = SkillServer(args.bin, work, zone, args.timeout)
             counted = counts_equal = starts_equal = 0
             crashes = timeouts = errors = refused = 0
             skill_seconds = oracle_seconds = 0.0
