@@ -17,6 +17,8 @@ struct CalendarSkill: AgentSkill {
     var permissions: SkillPermissions { SkillPermissions(read: [.config("calendars")]) }
 
     func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
+        // Reading files can take long: off the host's thread that called invoke() (see AgentSkill.execute).
+        await Task.yield()
         switch input.intent {
         case CalendarIntents.list:
             let (range, occurrences, query, calendars) = try events(input: input, context: context)
