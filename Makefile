@@ -10,8 +10,10 @@ DEMO       := .build/demo
 MAIL_SKILL := Plugins/MailSkill/.build/release/libMailSkill.so
 
 MCP_VENV   := .build/mcp-venv
+CAL_VENV   := .build/calendar-venv
 
-.PHONY: all build build-debug c-skills mail-skill install-skills demo test bench clean mcp-venv
+.PHONY: all build build-debug c-skills mail-skill install-skills demo test bench clean mcp-venv \
+        compare-calendar bench-calendar calendar-venv
 
 all: build
 
@@ -73,6 +75,25 @@ $(MCP_VENV)/.installed-$(MCP_PY_VERSION):
 bench: build mcp-venv
 	SKILLHOST_BIN_DIR=$(RELEASE) $(RELEASE)/skillhost-bench
 	$(MCP_VENV)/bin/python Benchmarks/mcp_bench.py --bin $(RELEASE)
+
+# The calendar skill next to Python's icalendar + recurring-ical-events (pinned in
+# Tests/CalendarCompare/requirements.txt) on the checked-in corpus (Tests/CalendarCorpus), one-year
+# windows 1990–2030 in Europe/Warsaw, UTC and America/Los_Angeles, through `skillhost mcp`. Prints the
+# table; fails below 99 % equal counts or starts in any zone, or on any crash or timeout.
+compare-calendar: build-debug calendar-venv
+	$(CAL_VENV)/bin/python Tests/CalendarCompare/compare_calendar.py --bin $(DEBUG)
+
+# Parsing scaling of the calendar skill (1x, 2x, 4x, 8x the issue's pathological files and two ordinary
+# shapes), release build, through `skillhost mcp`: medians and ratios. Python standard library only.
+bench-calendar: build
+	python3 Tests/CalendarCompare/calendar_scaling.py --bin $(RELEASE)
+
+# The oracle's virtual environment (made once per requirements change; the corpus is checked in).
+calendar-venv: $(CAL_VENV)/.installed
+$(CAL_VENV)/.installed: Tests/CalendarCompare/requirements.txt
+	python3 -m venv $(CAL_VENV) || { echo "python3 -m venv failed: install python3-venv (.ci/run does)"; exit 1; }
+	$(CAL_VENV)/bin/pip install -q --disable-pip-version-check -r Tests/CalendarCompare/requirements.txt || { echo "pip install of the calendar oracle failed: make compare-calendar cannot run"; exit 1; }
+	touch $@
 
 clean:
 	$(SWIFT) package clean

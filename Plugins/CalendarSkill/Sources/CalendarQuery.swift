@@ -62,6 +62,33 @@ public struct CalendarEventItem: Codable, Sendable, Equatable {
 
 public struct CalendarEventList: Codable, Sendable, Equatable {
     public var events: [CalendarEventItem]
+    /// What was skipped or read with a guess while reading the files; absent when nothing was.
+    public var problems: [CalendarProblem]?
+    /// How many problems there were in all, when `problems` had to be cut at `CalendarProblem.limit`.
+    public var problemsTotal: Int?
+}
+
+/// One problem in a calendar file, where it is: `work.ics` line 42, "line skipped: …".
+public struct CalendarProblem: Codable, Sendable, Equatable {
+    /// At most this many are returned per answer (the first ones, by file and line).
+    public static let limit = 50
+
+    public var file: String
+    /// 1-based line, or 0 for the file as a whole.
+    public var line: Int
+    /// "error": an event was skipped; "warning": a line or value was skipped, or read with a guess.
+    public var severity: String
+    public var message: String
+
+    /// The problems of `calendars` as the answers carry them: the first `limit`, and the total when cut.
+    public static func of(_ calendars: [ICSCalendar]) -> (problems: [CalendarProblem]?, total: Int?) {
+        let all = calendars.flatMap(\.diagnostics)
+        guard !all.isEmpty else { return (nil, nil) }
+        let first = all.prefix(limit).map {
+            CalendarProblem(file: $0.file, line: $0.line, severity: $0.severity.rawValue, message: $0.message)
+        }
+        return (first, all.count > limit ? all.count : nil)
+    }
 }
 
 public struct CalendarDaySummary: Codable, Sendable, Equatable {
@@ -83,6 +110,9 @@ public struct CalendarSummary: Codable, Sendable, Equatable {
     public var count: Int
     public var days: [CalendarDaySummary]
     public var text: String
+    /// As in `CalendarEventList`.
+    public var problems: [CalendarProblem]?
+    public var problemsTotal: Int?
 }
 
 /// Answers the two intents from parsed calendars. Pure: no files, no clock.
@@ -133,10 +163,11 @@ public struct CalendarQuery: Sendable {
     public func summary(_ occurrences: [EventOccurrence], range: DayRange) -> CalendarSummary {
         var days: [CalendarDaySummary] = []
         var sentences: [String] = []
-        for day in range.days {
+        let byDay = occurrencesByDay(occurrences, range: range)
+        for (index, day) in range.days.enumerated() {
             let dayStart = day.startInstant(in: timeZone)
             let dayEnd = day.adding(days: 1).startInstant(in: timeZone)
-            let onDay = occurrences.filter { $0.overlaps(from: dayStart, to: dayEnd) }
+            let onDay = byDay[index]
 
             // Busy time: union of timed, opaque occurrences clipped to the day.
             let spans = onDay.filter { !$0.isAllDay && $0.event.isOpaque && $0.end > $0.start }
@@ -160,6 +191,32 @@ public struct CalendarQuery: Sendable {
         return CalendarSummary(count: occurrences.count, days: days, text: text)
     }
 
+    /// The occurrences overlapping each day of `range` (in `occurrences`' order), in one pass: each
+    /// occurrence goes to the days from its start to its end, so the cost is the number of (occurrence,
+    /// day) pairs, not days × occurrences.
+    func occurrencesByDay(_ occurrences: [EventOccurrence], range: DayRange) -> [[EventOccurrence]] {
+        let count = range.to - range.from + 1
+        var buckets = [[EventOccurrence]](repeating: [], count: count)
+        var bounds: [(Date, Date)] = []
+        bounds.reserveCapacity(count)
+        var start = range.from.startInstant(in: timeZone)
+        for offset in 0..<count {
+            let end = range.from.adding(days: offset + 1).startInstant(in: timeZone)
+            bounds.append((start, end))
+            start = end
+        }
+        for occurrence in occurrences {
+            let last = occurrence.end > occurrence.start ? occurrence.end.addingTimeInterval(-0.001) : occurrence.start
+            let first = max(0, CivilDate.containing(occurrence.start, in: timeZone) - range.from)
+            let final = min(count - 1, CivilDate.containing(last, in: timeZone) - range.from)
+            guard first <= final else { continue }
+            for index in first...final where occurrence.overlaps(from: bounds[index].0, to: bounds[index].1) {
+                buckets[index].append(occurrence)
+            }
+        }
+        return buckets
+    }
+
     /// "3 events on 2026-11-30: 10:00 Standup, 14:00 Design review, 16:00 1:1"
     func daySentence(day: CivilDate, occurrences: [EventOccurrence], dayStart: Date, dayEnd: Date) -> String {
         let parts = occurrences.map { o -> String in
@@ -180,7 +237,7 @@ public struct CalendarQuery: Sendable {
 
     func clock(_ instant: Date) -> String {
         let local = LocalDateTime.containing(instant, in: timeZone)
-        return String(format: "%02d:%02d", local.hour, local.minute)
+        return CivilDate.digits(local.hour, 2) + ":" + CivilDate.digits(local.minute, 2)
     }
 
     /// `2026-11-30T10:00:00+01:00` (whole seconds; `Z` when the offset is zero, like SkillKit's
@@ -191,6 +248,6 @@ public struct CalendarQuery: Sendable {
         if offset == 0 { return local.description + "Z" }
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
-        return local.description + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        return local.description + sign + CivilDate.digits(minutes / 60, 2) + ":" + CivilDate.digits(minutes % 60, 2)
     }
 }

@@ -17,14 +17,19 @@ struct CalendarSkill: AgentSkill {
     var permissions: SkillPermissions { SkillPermissions(read: [.config("calendars")]) }
 
     func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
+        // Reading files can take long: off the host's thread that called invoke() (see AgentSkill.execute).
+        await Task.yield()
         switch input.intent {
         case CalendarIntents.list:
-            let (range, occurrences, query) = try events(input: input, context: context)
+            let (range, occurrences, query, calendars) = try events(input: input, context: context)
+            var list = query.list(occurrences)
+            (list.problems, list.problemsTotal) = CalendarProblem.of(calendars)
             // The sentence names the events per day ("5 events on 2026-11-30: 10:00 Standup, …"), in the caller's language.
-            return try SkillResult(query.list(occurrences), message: query.summary(occurrences, range: range).text)
+            return try SkillResult(list, message: query.summary(occurrences, range: range).text)
         case CalendarIntents.summary:
-            let (range, occurrences, query) = try events(input: input, context: context)
-            let summary = query.summary(occurrences, range: range)
+            let (range, occurrences, query, calendars) = try events(input: input, context: context)
+            var summary = query.summary(occurrences, range: range)
+            (summary.problems, summary.problemsTotal) = CalendarProblem.of(calendars)
             return try SkillResult(summary, message: summary.text)
         default:
             throw SkillError.invalidInput("unknown intent \"\(input.intent)\"")
@@ -47,7 +52,7 @@ struct CalendarSkill: AgentSkill {
     }
 
     /// Input → day range; config → calendars → occurrences in the range.
-    private func events(input: SkillInput, context: SkillContext) throws -> (DayRange, [EventOccurrence], CalendarQuery) {
+    private func events(input: SkillInput, context: SkillContext) throws -> (DayRange, [EventOccurrence], CalendarQuery, [ICSCalendar]) {
         struct RangeInput: Decodable {
             let from: String
             let to: String
@@ -60,13 +65,21 @@ struct CalendarSkill: AgentSkill {
             throw SkillError.invalidInput(error.message)
         }
         let calendars = try loadCalendars(context: context)
-        for diagnostic in calendars.flatMap(\.diagnostics) {
+        // The log gets the first problems and a count; the answer carries them (`problems`).
+        let diagnostics = calendars.flatMap(\.diagnostics)
+        for diagnostic in diagnostics.prefix(Self.loggedProblems) {
             context.log(diagnostic.severity == .error ? .warning : .info, diagnostic.description)
+        }
+        if diagnostics.count > Self.loggedProblems {
+            context.log(.info, "\(diagnostics.count - Self.loggedProblems) more problems in the calendar files not logged")
         }
         if context.isCancelled { throw SkillError.cancelled("cancelled after reading the calendars") }
         let query = CalendarQuery(timeZone: context.timeZone, locale: context.locale)
-        return (range, query.occurrences(of: calendars, in: range), query)
+        return (range, query.occurrences(of: calendars, in: range), query, calendars)
     }
+
+    /// Problems logged per call; a file with thousands of broken lines must not flood the host's log.
+    static let loggedProblems = 20
 
     private func loadCalendars(context: SkillContext) throws -> [ICSCalendar] {
         let config: CalendarConfig = try context.config()
@@ -89,11 +102,11 @@ enum CalendarIntents {
     """#
 
     static let listOutput = #"""
-    {"type":"object","properties":{"events":{"type":"array","description":"Sorted by start.","items":{"type":"object","properties":{"uid":{"type":"string"},"summary":{"type":"string"},"start":{"type":"string","description":"RFC 3339 with the caller's offset; YYYY-MM-DD for all-day events."},"end":{"type":"string","description":"Exclusive end, same form as start (for all-day events the day after the last day)."},"allDay":{"type":"boolean"},"location":{"type":"string"},"description":{"type":"string"},"calendar":{"type":"string","description":"Calendar name (X-WR-CALNAME or file name)."}},"required":["uid","summary","start","end","allDay","calendar"]}}},"required":["events"]}
+    {"type":"object","properties":{"events":{"type":"array","description":"Sorted by start.","items":{"type":"object","properties":{"uid":{"type":"string"},"summary":{"type":"string"},"start":{"type":"string","description":"RFC 3339 with the caller's offset; YYYY-MM-DD for all-day events."},"end":{"type":"string","description":"Exclusive end, same form as start (for all-day events the day after the last day)."},"allDay":{"type":"boolean"},"location":{"type":"string"},"description":{"type":"string"},"calendar":{"type":"string","description":"Calendar name (X-WR-CALNAME or file name)."}},"required":["uid","summary","start","end","allDay","calendar"]}},"problems":{"type":"array","description":"Problems met while reading the calendar files (first 50): a skipped line or event, a value read with a guess.","items":{"type":"object","properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":0},"severity":{"type":"string","enum":["error","warning"]},"message":{"type":"string"}},"required":["file","line","severity","message"]}},"problemsTotal":{"type":"integer","minimum":0,"description":"Total number of problems, present when problems was cut."}},"required":["events"]}
     """#
 
     static let summaryOutput = #"""
-    {"type":"object","properties":{"count":{"type":"integer","minimum":0,"description":"Events in the range."},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"count":{"type":"integer","minimum":0,"description":"Events on that day, all-day ones included."},"busyMinutes":{"type":"integer","minimum":0,"description":"Minutes covered by timed, busy events (overlaps counted once)."},"first":{"type":"object","description":"The first timed event starting that day.","properties":{"start":{"type":"string","format":"date-time"},"summary":{"type":"string"}},"required":["start","summary"]}},"required":["date","count","busyMinutes"]}},"text":{"type":"string","description":"The same, in one line per busy day."}},"required":["count","days","text"]}
+    {"type":"object","properties":{"count":{"type":"integer","minimum":0,"description":"Events in the range."},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date"},"count":{"type":"integer","minimum":0,"description":"Events on that day, all-day ones included."},"busyMinutes":{"type":"integer","minimum":0,"description":"Minutes covered by timed, busy events (overlaps counted once)."},"first":{"type":"object","description":"The first timed event starting that day.","properties":{"start":{"type":"string","format":"date-time"},"summary":{"type":"string"}},"required":["start","summary"]}},"required":["date","count","busyMinutes"]}},"text":{"type":"string","description":"The same, in one line per busy day."},"problems":{"type":"array","description":"Problems met while reading the calendar files (first 50): a skipped line or event, a value read with a guess.","items":{"type":"object","properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":0},"severity":{"type":"string","enum":["error","warning"]},"message":{"type":"string"}},"required":["file","line","severity","message"]}},"problemsTotal":{"type":"integer","minimum":0,"description":"Total number of problems, present when problems was cut."}},"required":["count","days","text"]}
     """#
 
     static let all: [SkillIntent] = [

@@ -73,7 +73,14 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        Self.digits(year, 4) + "-" + Self.digits(month, 2) + "-" + Self.digits(day, 2)
+    }
+
+    /// `value` in decimal, zero-padded to `width` (cheaper than `String(format:)`, which is slow on Linux).
+    static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(abs(value))
+        let padded = text.count < width ? String(repeating: "0", count: width - text.count) + text : text
+        return value < 0 ? "-" + padded : padded
     }
 
     /// Parses exactly `YYYY-MM-DD` (the form used by the intents' `from`/`to`).
@@ -109,11 +116,19 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The instant this day starts at in `zone` (local midnight; if midnight does not exist because of a
     /// DST jump, the first instant of the day).
     public func startInstant(in zone: TimeZone) -> Date {
+        startInstant(in: CalendarZone(zone))
+    }
+
+    public func startInstant(in zone: CalendarZone) -> Date {
         LocalDateTime(date: self, hour: 0, minute: 0, second: 0).instant(in: zone)
     }
 
     /// The civil day `instant` falls on in `zone`.
     public static func containing(_ instant: Date, in zone: TimeZone) -> CivilDate {
+        LocalDateTime.containing(instant, in: CalendarZone(zone)).date
+    }
+
+    public static func containing(_ instant: Date, in zone: CalendarZone) -> CivilDate {
         LocalDateTime.containing(instant, in: zone).date
     }
 }
@@ -148,7 +163,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     public var description: String {
-        date.description + String(format: "T%02d:%02d:%02d", hour, minute, second)
+        date.description + "T" + CivilDate.digits(hour, 2) + ":" + CivilDate.digits(minute, 2) + ":" + CivilDate.digits(second, 2)
     }
 
     /// Seconds since 1970-01-01T00:00:00 of the wall clock, as if it were UTC.
@@ -166,6 +181,10 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// do not exist (skipped when clocks go forward) are shifted forward by the size of the gap, which is
     /// what RFC 5545 §3.3.5 asks for ("interpreted using the UTC offset before the gap").
     public func instant(in zone: TimeZone) -> Date {
+        instant(in: CalendarZone(zone))
+    }
+
+    public func instant(in zone: CalendarZone) -> Date {
         let wall = Double(wallSeconds)
         // Two refinements of "wall - offset(at guess)" find a consistent offset where one exists.
         let guess = Date(timeIntervalSince1970: wall - Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall))))
@@ -188,6 +207,10 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// The wall-clock reading of `instant` in `zone`.
     public static func containing(_ instant: Date, in zone: TimeZone) -> LocalDateTime {
+        containing(instant, in: CalendarZone(zone))
+    }
+
+    public static func containing(_ instant: Date, in zone: CalendarZone) -> LocalDateTime {
         let seconds = Int(floor(instant.timeIntervalSince1970)) + zone.secondsFromGMT(for: instant)
         return LocalDateTime(wallSeconds: seconds)
     }

@@ -24,6 +24,16 @@ public struct ContentLine: Sendable, Equatable {
     /// Parses one unfolded line. Throws a message (without the line number) when the line is not a
     /// well-formed content line.
     public static func parse(_ line: ICSLine) throws(ICSSyntaxError) -> ContentLine {
+        // Fast path for the common `NAME:value` (no parameters), on UTF-8 bytes.
+        let utf8 = line.text.utf8
+        var cursor = utf8.startIndex
+        while cursor != utf8.endIndex, isNameByte(utf8[cursor]) { cursor = utf8.index(after: cursor) }
+        if cursor != utf8.startIndex, cursor != utf8.endIndex, utf8[cursor] == UInt8(ascii: ":") {
+            let name = String(decoding: utf8[..<cursor], as: UTF8.self).uppercased()
+            let value = String(line.text[line.text.index(after: cursor)...])
+            return ContentLine(name: name, parameters: [:], value: value, lineNumber: line.lineNumber)
+        }
+
         let scalars = Array(line.text.unicodeScalars)
         var i = 0
 
@@ -96,10 +106,14 @@ public struct ContentLine: Sendable, Equatable {
         return ContentLine(name: name, parameters: parameters, value: String(value), lineNumber: line.lineNumber)
     }
 
+    static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 45
+    }
+
     /// Decodes TEXT escapes (RFC 5545 §3.3.11): `\\` → `\`, `\;` → `;`, `\,` → `,`, `\n`/`\N` → newline.
     /// An unknown escape keeps the escaped character; a trailing lone backslash is kept.
     public static func unescapeText(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
         var out = String.UnicodeScalarView()
         var escaping = false
         for c in text.unicodeScalars {
@@ -121,7 +135,7 @@ public struct ContentLine: Sendable, Equatable {
 
     /// RFC 6868: `^n` → newline, `^^` → `^`, `^'` → `"`; any other `^x` is kept as is.
     static func decodeCaret(_ text: String) -> String {
-        guard text.contains("^") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "^")) else { return text }
         var out = String.UnicodeScalarView()
         var pendingCaret = false
         for c in text.unicodeScalars {

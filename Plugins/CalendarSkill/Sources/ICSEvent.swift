@@ -21,7 +21,7 @@ public struct ICSEvent: Sendable, Equatable {
     public var start: ICSDateValue
     public var end: End = .none
     public var rule: RecurrenceRule?
-    public var rdates: [ICSDateValue] = []
+    public var rdates: [RDate] = []
     public var exdates: [ICSDateValue] = []
     /// Set on an override of one instance of a recurring event.
     public var recurrenceID: ICSDateValue?
@@ -42,6 +42,18 @@ public struct ICSEvent: Sendable, Equatable {
 
     public var isCancelled: Bool { status == "CANCELLED" }
     public var isAllDay: Bool { start.isDate }
+}
+
+/// One RDATE value: a date, a date-time, or a PERIOD (`start/end` or `start/duration`), whose end then
+/// gives that occurrence its own length.
+public struct RDate: Sendable, Hashable {
+    public var start: ICSDateValue
+    public var end: ICSDateValue?
+
+    public init(_ start: ICSDateValue, end: ICSDateValue? = nil) {
+        self.start = start
+        self.end = end
+    }
 }
 
 /// A problem found while reading a calendar file: `work.ics:42: event skipped: …`.

@@ -6,14 +6,17 @@ public enum ICSZone: Sendable, Hashable {
     case utc
     /// No `Z`, no `TZID`: the same wall-clock time wherever the reader is (here: the context's zone).
     case floating
-    /// `TZID=…` resolved to a zone.
-    case named(TimeZone)
+    /// `TZID=…` resolved to a zone (IANA, or the file's VTIMEZONE).
+    case named(CalendarZone)
+
+    /// `TZID=…` resolved to an IANA zone.
+    public static func named(_ zone: TimeZone) -> ICSZone { .named(CalendarZone(zone)) }
 
     /// The zone wall-clock arithmetic (recurrence, nominal durations) is done in.
-    public func timeZone(floating: TimeZone) -> TimeZone {
+    public func timeZone(floating: TimeZone) -> CalendarZone {
         switch self {
-        case .utc: return TimeZone(identifier: "UTC")!
-        case .floating: return floating
+        case .utc: return .utc
+        case .floating: return CalendarZone(floating)
         case .named(let zone): return zone
         }
     }
@@ -37,9 +40,9 @@ public enum ICSDateValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public func timeZone(floating: TimeZone) -> TimeZone {
+    public func timeZone(floating: TimeZone) -> CalendarZone {
         switch self {
-        case .date: return floating
+        case .date: return CalendarZone(floating)
         case .dateTime(_, let zone): return zone.timeZone(floating: floating)
         }
     }
@@ -67,7 +70,7 @@ public enum ICSDateValue: Sendable, Hashable, CustomStringConvertible {
     ///   - valueType: the `VALUE` parameter, if any (`DATE` forces a date; `DATE-TIME` forbids one).
     ///   - zone: the zone a DATE-TIME without `Z` is read in (`.floating` or the resolved `TZID`).
     public static func parse(_ raw: String, valueType: String?, zone: ICSZone) throws(ICSSyntaxError) -> ICSDateValue {
-        let text = raw.trimmingCharacters(in: .whitespaces)
+        let text = raw.trimmedSpaces
         let type = valueType?.uppercased()
         if type == "DATE" || (type == nil && text.utf8.count == 8) {
             guard let d = CivilDate.parseBasic(Substring(text)) else {
@@ -114,7 +117,7 @@ public struct ICSDuration: Sendable, Hashable, CustomStringConvertible {
 
     /// `P1D`, `PT1H30M`, `P1W`, `-PT15M`, `P1DT2H`, `+PT0S`.
     public static func parse(_ raw: String) throws(ICSSyntaxError) -> ICSDuration {
-        var text = Substring(raw.trimmingCharacters(in: .whitespaces).uppercased())
+        var text = Substring(raw.trimmedSpaces.uppercased())
         var result = ICSDuration()
         if text.first == "-" {
             result.negative = true
@@ -159,7 +162,7 @@ public struct ICSDuration: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `start` plus this duration, the days counted on the wall clock of `zone`.
-    public func added(to start: Date, in zone: TimeZone) -> Date {
+    public func added(to start: Date, in zone: CalendarZone) -> Date {
         let sign = negative ? -1 : 1
         var instant = start
         if days != 0 {
@@ -168,109 +171,5 @@ public struct ICSDuration: Sendable, Hashable, CustomStringConvertible {
             instant = local.instant(in: zone)
         }
         return instant.addingTimeInterval(Double(sign * seconds))
-    }
-}
-
-/// Resolves `TZID` parameter values to time zones.
-///
-/// Order: an IANA id Foundation knows (`Europe/Warsaw`); the IANA tail of a prefixed id
-/// (`/mozilla.org/20050126_1/Europe/Berlin`); a common Windows zone name (`W. Europe Standard Time`);
-/// the file's VTIMEZONE with that TZID, through its `X-LIC-LOCATION` or else its standard offset (fixed,
-/// without DST, and reported as such). Unresolvable ids yield nil; the caller reads such times as floating.
-public struct TimeZoneResolver: Sendable {
-    /// What a VTIMEZONE block said, for TZIDs that are not IANA ids.
-    public struct VTimeZone: Sendable, Equatable {
-        public var tzid: String
-        public var location: String?          // X-LIC-LOCATION
-        public var standardOffset: Int?       // seconds east of UTC, from STANDARD's TZOFFSETTO
-
-        public init(tzid: String, location: String? = nil, standardOffset: Int? = nil) {
-            self.tzid = tzid
-            self.location = location
-            self.standardOffset = standardOffset
-        }
-    }
-
-    public enum Resolution: Sendable, Equatable {
-        case zone(TimeZone)
-        /// Resolved only to a fixed offset: times near DST changes may be off by the DST shift.
-        case fixedOffset(TimeZone)
-        case unknown
-    }
-
-    public var vtimezones: [String: VTimeZone]
-
-    public init(vtimezones: [String: VTimeZone] = [:]) {
-        self.vtimezones = vtimezones
-    }
-
-    public func resolve(_ tzid: String) -> Resolution {
-        let id = tzid.trimmingCharacters(in: .whitespaces)
-        if let zone = Self.iana(id) { return .zone(zone) }
-        if let vtz = vtimezones[id] {
-            if let location = vtz.location, let zone = Self.iana(location) { return .zone(zone) }
-            if let offset = vtz.standardOffset, let zone = TimeZone(secondsFromGMT: offset) {
-                return .fixedOffset(zone)
-            }
-        }
-        return .unknown
-    }
-
-    static func iana(_ id: String) -> TimeZone? {
-        if id.isEmpty { return nil }
-        if let zone = TimeZone(identifier: id) { return zone }
-        // "/mozilla.org/20050126_1/Europe/Berlin", "/citadel.org/20190914_1/America/New_York"
-        let parts = id.split(separator: "/")
-        if parts.count > 2 {
-            for take in [3, 2] where parts.count >= take {
-                let tail = parts.suffix(take).joined(separator: "/")
-                if let zone = TimeZone(identifier: tail) { return zone }
-            }
-        }
-        if let mapped = windowsZones[id], let zone = TimeZone(identifier: mapped) { return zone }
-        return nil
-    }
-
-    /// The Windows zone names Outlook and Exchange write most often (CLDR windowsZones, territory 001).
-    static let windowsZones: [String: String] = [
-        "UTC": "UTC",
-        "GMT Standard Time": "Europe/London",
-        "Greenwich Standard Time": "Atlantic/Reykjavik",
-        "W. Europe Standard Time": "Europe/Berlin",
-        "Central Europe Standard Time": "Europe/Budapest",
-        "Central European Standard Time": "Europe/Warsaw",
-        "Romance Standard Time": "Europe/Paris",
-        "E. Europe Standard Time": "Europe/Chisinau",
-        "FLE Standard Time": "Europe/Kiev",
-        "GTB Standard Time": "Europe/Bucharest",
-        "Russian Standard Time": "Europe/Moscow",
-        "Eastern Standard Time": "America/New_York",
-        "Central Standard Time": "America/Chicago",
-        "Mountain Standard Time": "America/Denver",
-        "US Mountain Standard Time": "America/Phoenix",
-        "Pacific Standard Time": "America/Los_Angeles",
-        "Alaskan Standard Time": "America/Anchorage",
-        "Hawaiian Standard Time": "Pacific/Honolulu",
-        "Atlantic Standard Time": "America/Halifax",
-        "E. South America Standard Time": "America/Sao_Paulo",
-        "China Standard Time": "Asia/Shanghai",
-        "Taipei Standard Time": "Asia/Taipei",
-        "Tokyo Standard Time": "Asia/Tokyo",
-        "Korea Standard Time": "Asia/Seoul",
-        "Singapore Standard Time": "Asia/Singapore",
-        "India Standard Time": "Asia/Kolkata",
-        "Arabian Standard Time": "Asia/Dubai",
-        "AUS Eastern Standard Time": "Australia/Sydney",
-        "New Zealand Standard Time": "Pacific/Auckland",
-    ]
-
-    /// `+0100`, `-0530`, `+013045` → seconds east of UTC.
-    public static func parseUTCOffset(_ raw: String) -> Int? {
-        let bytes = Array(raw.trimmingCharacters(in: .whitespaces).utf8)
-        guard bytes.count == 5 || bytes.count == 7, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
-              let h = CivilDate.digits(bytes[1..<3]), let m = CivilDate.digits(bytes[3..<5]) else { return nil }
-        let s = bytes.count == 7 ? (CivilDate.digits(bytes[5..<7]) ?? 0) : 0
-        let value = h * 3600 + m * 60 + s
-        return bytes[0] == UInt8(ascii: "-") ? -value : value
     }
 }

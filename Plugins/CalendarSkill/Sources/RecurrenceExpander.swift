@@ -78,14 +78,15 @@ public struct RecurrenceExpander: Sendable {
                 if occurrence.overlaps(from: from, to: to) { result.append(occurrence) }
             }
         }
-        result.sort { a, b in
-            if a.start != b.start { return a.start < b.start }
-            if a.end != b.end { return a.end < b.end }
-            let sa = a.event.summary ?? "", sb = b.event.summary ?? ""
+        // Sorted through indices: an occurrence carries its whole event, too big to move around in a sort.
+        let order = result.indices.sorted { i, j in
+            if result[i].start != result[j].start { return result[i].start < result[j].start }
+            if result[i].end != result[j].end { return result[i].end < result[j].end }
+            let sa = result[i].event.summary ?? "", sb = result[j].event.summary ?? ""
             if sa != sb { return sa < sb }
-            return a.event.uid < b.event.uid
+            return result[i].event.uid < result[j].event.uid
         }
-        return result
+        return order.map { result[$0] }
     }
 
     // MARK: - One series
@@ -149,49 +150,72 @@ public struct RecurrenceExpander: Sendable {
             allDay ? local.date.startInstant(in: floatingZone) : local.instant(in: zone)
         }
 
+        // A floating or all-day series is a wall-clock series: an EXDATE, RDATE or UNTIL given in UTC or
+        // with a TZID is matched by the wall-clock time it is written with (as dateutil and Python's
+        // recurring-ical-events do), not by its instant, so it means the same in every caller's zone.
+        let wallClockSeries: Bool
+        if case .dateTime(_, .floating) = master.start { wallClockSeries = true } else { wallClockSeries = allDay }
+
         // Instances left out: EXDATEs, and those replaced by an override (shown separately).
         var excludedDays: Set<CivilDate> = []
         var excludedInstants: Set<Int> = []
+        var excludedWallTimes: Set<LocalDateTime> = []
         for value in master.exdates + replacedInstances {
-            if case .date(let d) = value {
+            switch value {
+            case .date(let d):
                 excludedDays.insert(d)
-            } else if allDay {
-                excludedDays.insert(value.civilDate)
-            } else {
+            case .dateTime(let t, _) where allDay:
+                excludedDays.insert(t.date)
+            case .dateTime(let t, _) where wallClockSeries:
+                excludedWallTimes.insert(t)
+            case .dateTime:
                 excludedInstants.insert(Int(value.instant(floating: floatingZone).timeIntervalSince1970.rounded()))
             }
         }
         func isExcluded(_ local: LocalDateTime, _ at: Date) -> Bool {
-            excludedDays.contains(local.date) || excludedInstants.contains(Int(at.timeIntervalSince1970.rounded()))
+            excludedDays.contains(local.date) || excludedWallTimes.contains(local)
+                || excludedInstants.contains(Int(at.timeIntervalSince1970.rounded()))
         }
 
         var seen: Set<Int> = []
-        func consider(_ local: LocalDateTime) {
+        func consider(_ local: LocalDateTime, length: TimeInterval? = nil) {
             let at = instant(of: local)
             guard seen.insert(Int(at.timeIntervalSince1970.rounded())).inserted, !isExcluded(local, at) else { return }
-            let occurrence = allDay ? single(master, at: .date(local.date))
+            var occurrence = allDay ? single(master, at: .date(local.date))
                                     : EventOccurrence(event: master, start: at, end: end(of: master, startingAt: at))
+            if let length, !allDay { occurrence.end = at.addingTimeInterval(max(0, length)) }
             if occurrence.overlaps(from: from, to: to) { emit(occurrence) }
         }
 
         // DTSTART is always the first instance (RFC 5545 §3.8.5.3).
         consider(startLocal)
         for rdate in master.rdates {
-            switch rdate {
+            let length = rdate.end.map { $0.instant(floating: floatingZone).timeIntervalSince(rdate.start.instant(floating: floatingZone)) }
+            switch rdate.start {
+            case .date(let d) where rdate.end != nil:
+                // A PERIOD of plain dates: the day itself, from its midnight.
+                consider(LocalDateTime(date: d, hour: 0, minute: 0, second: 0), length: length)
             case .date(let d):
                 consider(LocalDateTime(date: d, hour: startLocal.hour, minute: startLocal.minute, second: startLocal.second))
+            case .dateTime(let t, _) where wallClockSeries:
+                consider(allDay ? LocalDateTime(date: t.date, hour: 0, minute: 0, second: 0) : t, length: length)
             case .dateTime:
-                consider(allDay ? LocalDateTime(date: rdate.civilDate, hour: 0, minute: 0, second: 0)
-                                : LocalDateTime.containing(rdate.instant(floating: floatingZone), in: zone))
+                consider(LocalDateTime.containing(rdate.start.instant(floating: floatingZone), in: zone), length: length)
             }
         }
         guard let rule = master.rule, rule.unsupportedReason == nil else { return }
 
-        let untilInstant: Date? = {
-            guard let until = rule.until, !until.isDate else { return nil }
-            return until.instant(floating: floatingZone)
-        }()
-        let untilDay: CivilDate? = rule.until.flatMap { $0.isDate ? $0.civilDate : nil }
+        // UNTIL: a DATE bounds the day; a DATE-TIME bounds the instant, or, for a wall-clock series, the
+        // wall-clock time as written (so an all-day series with a UTC UNTIL gains no day east of UTC).
+        var untilInstant: Date?
+        var untilWall: LocalDateTime?
+        var untilDay: CivilDate?
+        switch rule.until {
+        case .date(let d)?: untilDay = d
+        case .dateTime(let t, _)? where wallClockSeries: untilWall = t
+        case let until?: untilInstant = until.instant(floating: floatingZone)
+        case nil: break
+        }
         let windowEndDay = CivilDate.containing(to, in: zone).adding(days: 1)
 
         // Without COUNT, periods entirely before the window can be skipped.
@@ -209,12 +233,13 @@ public struct RecurrenceExpander: Sendable {
         var period = firstPeriod
         var walked = 0
         periods: while walked < maxPeriods {
-            let (periodStart, days) = RecurrencePeriods.candidates(period: period, start: startLocal.date, rule: rule)
-            if periodStart > windowEndDay || periodStart.year > 9999 { break }
+            guard let (periodStart, days) = RecurrencePeriods.candidates(period: period, start: startLocal.date, rule: rule),
+                  periodStart <= windowEndDay else { break }
             for day in days {
                 let local = LocalDateTime(date: day, hour: startLocal.hour, minute: startLocal.minute, second: startLocal.second)
                 guard local > startLocal else { continue }
                 if let untilDay, day > untilDay { break periods }
+                if let untilWall, local > untilWall { break periods }
                 let at = instant(of: local)
                 if let untilInstant, at > untilInstant { break periods }
                 if at >= to { break periods }
@@ -246,28 +271,45 @@ enum RecurrencePeriods {
         day.adding(days: -((day.weekday.index - wkst.index + 7) % 7))
     }
 
-    /// The first day of period `period` and the candidate days in it, ascending, before comparing with DTSTART.
-    static func candidates(period: Int, start: CivilDate, rule: RecurrenceRule) -> (CivilDate, [CivilDate]) {
+    /// The first day of period `period` and the candidate days in it, ascending, before comparing with
+    /// DTSTART; nil when that period starts outside years 1…9999 (or would overflow getting there, as
+    /// with `INTERVAL=9223372036854775807`): there is nothing at or after it to show.
+    static func candidates(period: Int, start: CivilDate, rule: RecurrenceRule) -> (CivilDate, [CivilDate])? {
         let byMonth = Set(rule.byMonth)
         func monthOK(_ d: CivilDate) -> Bool { byMonth.isEmpty || byMonth.contains(d.month) }
+        // period × interval × unit, checked; nil past the supported range.
+        func step(_ unit: Int) -> Int? {
+            let (a, o1) = period.multipliedReportingOverflow(by: rule.interval)
+            let (b, o2) = a.multipliedReportingOverflow(by: unit)
+            return o1 || o2 ? nil : b
+        }
+        let maxDays = 3_700_000   // ~10,000 years of days: beyond any date a calendar can hold
+        func day(_ base: CivilDate, plus days: Int?) -> CivilDate? {
+            guard let days, days < maxDays else { return nil }
+            let day = base.adding(days: days)
+            return (1...9999).contains(day.year) ? day : nil
+        }
 
         switch rule.frequency {
         case .weekly:
-            let first = weekStart(of: start, rule.weekStart).adding(days: 7 * period * rule.interval)
+            guard let first = day(weekStart(of: start, rule.weekStart), plus: step(7)) else { return nil }
             let weekdays = rule.byDay.isEmpty ? [start.weekday] : rule.byDay.map(\.weekday)
             let days = (0..<7).map { first.adding(days: $0) }
                 .filter { weekdays.contains($0.weekday) && monthOK($0) }
             return (first, days)
 
         case .monthly:
-            let index = start.year * 12 + (start.month - 1) + period * rule.interval
+            guard let months = step(1), months < 120_000 else { return nil }
+            let index = start.year * 12 + (start.month - 1) + months
             let (year, month) = (floorDiv(index, 12), index - floorDiv(index, 12) * 12 + 1)
+            guard (1...9999).contains(year) else { return nil }
             let first = CivilDate(year: year, month: month, day: 1)!
             guard monthOK(first) else { return (first, []) }
             return (first, days(inYear: year, month: month, rule: rule, defaultDay: start.day))
 
         case .yearly:
-            let year = start.year + period * rule.interval
+            guard let years = step(1), years < 10_000, (1...9999).contains(start.year + years) else { return nil }
+            let year = start.year + years
             let first = CivilDate(year: year, month: 1, day: 1)!
             let months: [Int]
             if !rule.byMonth.isEmpty {
@@ -280,7 +322,7 @@ enum RecurrencePeriods {
             return (first, months.flatMap { days(inYear: year, month: $0, rule: rule, defaultDay: start.day) })
 
         default:   // daily (sub-daily frequencies never get here)
-            let day = start.adding(days: period * rule.interval)
+            guard let day = day(start, plus: step(1)) else { return nil }
             var ok = monthOK(day)
             if ok, !rule.byDay.isEmpty { ok = rule.byDay.contains { $0.weekday == day.weekday } }
             if ok, !rule.byMonthDay.isEmpty {

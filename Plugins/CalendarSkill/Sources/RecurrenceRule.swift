@@ -3,7 +3,7 @@
 /// Expanded (see `RecurrenceExpander`): FREQ=DAILY, WEEKLY, MONTHLY and YEARLY with INTERVAL, COUNT, UNTIL,
 /// WKST, BYMONTH, BYMONTHDAY (negative = from the month's end) and BYDAY (weekly: days of the week;
 /// monthly, and yearly with BYMONTH: optionally with an ordinal, `1MO`, `-1FR`).
-/// Anything else (sub-daily frequencies, BYSETPOS, BYHOUR, BYWEEKNO, …) is reported in
+/// Anything else (sub-daily frequencies, BYSETPOS, BYHOUR, BYWEEKNO, RFC 7529's RSCALE/SKIP, …) is reported in
 /// `unsupportedReason`; such an event is then shown at its DTSTART only.
 public struct RecurrenceRule: Sendable, Equatable {
     public enum Frequency: String, Sendable {
@@ -65,9 +65,9 @@ public struct RecurrenceRule: Sendable, Equatable {
         for part in value.split(separator: ";", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1)
             guard pieces.count == 2 else { throw ICSSyntaxError("RRULE part \"\(part)\" has no '='") }
-            let key = pieces[0].trimmingCharacters(in: .whitespaces).uppercased()
+            let key = pieces[0].trimmedSpaces.uppercased()
             guard parts[key] == nil else { throw ICSSyntaxError("RRULE repeats \(key)") }
-            parts[key] = pieces[1].trimmingCharacters(in: .whitespaces)
+            parts[key] = pieces[1].trimmedSpaces
         }
         guard let freqText = parts["FREQ"] else { throw ICSSyntaxError("RRULE has no FREQ") }
         guard let frequency = Frequency(rawValue: freqText.uppercased()) else {
@@ -110,7 +110,7 @@ public struct RecurrenceRule: Sendable, Equatable {
                 rule.weekStart = day
             case "BYDAY":
                 for item in text.split(separator: ",") {
-                    let token = item.trimmingCharacters(in: .whitespaces).uppercased()
+                    let token = item.trimmedSpaces.uppercased()
                     guard token.count >= 2, let day = Weekday(rawValue: String(token.suffix(2))) else {
                         throw ICSSyntaxError("RRULE BYDAY value \"\(item)\" is not a weekday")
                     }
@@ -127,7 +127,7 @@ public struct RecurrenceRule: Sendable, Equatable {
                 rule.byMonthDay = try list(key, text, -31...31)
             case "BYMONTH":
                 rule.byMonth = try list(key, text, 1...12)
-            case "BYSETPOS", "BYHOUR", "BYMINUTE", "BYSECOND", "BYWEEKNO", "BYYEARDAY":
+            case "BYSETPOS", "BYHOUR", "BYMINUTE", "BYSECOND", "BYWEEKNO", "BYYEARDAY", "RSCALE", "SKIP":
                 rule.unsupportedParts.append(key)
             default:
                 if !key.hasPrefix("X-") { throw ICSSyntaxError("RRULE has an unknown part \(key)") }

@@ -18,6 +18,8 @@ struct MailSkill: AgentSkill {
     var permissions: SkillPermissions { SkillPermissions(read: [.config(MailRequest.configKey)]) }
 
     func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
+        // Reading files can take long: off the host's thread that called invoke() (see AgentSkill.execute).
+        await Task.yield()
         let request = try MailRequest(input: input, context: context)
         let language = TextLanguage(locale: context.locale)
         switch input.intent {
