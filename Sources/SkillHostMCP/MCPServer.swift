@@ -253,6 +253,10 @@ public final class MCPServer: Sendable {
             var meta = JSONObject([("kind", .string(e.kind.rawValue))])
             if let rule = e.rule { meta["rule"] = .string(rule) }
             if let r = e.retryAfterSeconds { meta["retryAfterSeconds"] = .double(r) }
+            if let d = e.details {
+                meta["details"] = d
+                text += "\ndetails: " + d.serialized
+            }
             return .object(JSONObject([("content", .array([.object(JSONObject([("type", "text"), ("text", .string(text))]))])),
                                        ("isError", .bool(true)), ("_meta", .object(JSONObject([("dev.skillhost/error", .object(meta))])))]))
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import SkillABI
+import SkillWire
 
 /// The attempts at one admitted call (see `Invoker`): the chosen skill, then the fallbacks.
 extension Invoker {
@@ -113,17 +114,26 @@ extension Invoker {
         var who: String { "skill \(skill.id) (\(skill.file.path))" }
         guard raw.status == SKH_STATUS_OK else {
             let message = raw.message ?? "no message"
+            var e: SkillError
             switch raw.status {
-            case SKH_STATUS_INVALID_INPUT: return fail(SkillError(.invalidInput, "\(request.intent): \(message)", skillID: skill.id))
-            case SKH_STATUS_UNAVAILABLE: return fail(SkillError(.unavailable, "\(request.intent) is unavailable: \(message)", skillID: skill.id))
-            case SKH_STATUS_CANCELLED: return fail(SkillError(.cancelled, "\(request.intent) was cancelled: \(message)", skillID: skill.id))
-            case SKH_STATUS_FAILED: return fail(SkillError(.internal, "\(who) failed: \(message)", skillID: skill.id))
-            default: return fail(SkillError(.internal, "\(who) completed with unknown status \(raw.status): \(message)", skillID: skill.id))
+            case SKH_STATUS_INVALID_INPUT: e = SkillError(.invalidInput, "\(request.intent): \(message)", skillID: skill.id)
+            case SKH_STATUS_UNAVAILABLE: e = SkillError(.unavailable, "\(request.intent) is unavailable: \(message)", skillID: skill.id)
+            case SKH_STATUS_CANCELLED: e = SkillError(.cancelled, "\(request.intent) was cancelled: \(message)", skillID: skill.id)
+            case SKH_STATUS_FAILED: e = SkillError(.internal, "\(who) failed: \(message)", skillID: skill.id)
+            default: e = SkillError(.internal, "\(who) completed with unknown status \(raw.status): \(message)", skillID: skill.id)
             }
+            // skillhost.h: on failure, result_json may be a JSON object with details; they travel with the error.
+            e.details = Self.failureDetails(raw)
+            return fail(e)
         }
         let result: JSON
         if let parsed = raw.parsedResult {
             result = parsed
+        } else if let problem = raw.resultProblem ?? raw.result.flatMap({ b in
+            b.withUnsafeBufferPointer { UTF8Check.firstInvalidOffset($0) }.map { "is not valid UTF-8 (byte \($0))" } }) {
+            let shown = String(decoding: (raw.result ?? []).prefix(80), as: UTF8.self)
+            return fail(SkillError(.internal, "\(who) returned a result for \(request.intent) that \(problem): \"\(shown)\"",
+                                   hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
         } else {
             let bytes = raw.result ?? Array("null".utf8)  // skillhost.h: a NULL result_json with SKH_STATUS_OK is JSON null (as through a worker)
             do { result = try JSON.parse(bytes) } catch {
@@ -141,5 +151,12 @@ extension Invoker {
         }
         return .success(InvokeSuccess(intent: binding.intent.address, skillID: skill.id, skillVersion: skill.summary.version.description,
                                       result: result, message: raw.message, durationMs: elapsed))
+    }
+
+    /// The details object a skill passed with a failure, if it passed a JSON object.
+    static func failureDetails(_ raw: RawCompletion) -> JSON? {
+        if let p = raw.parsedResult { return p.objectValue != nil ? p : nil }
+        guard raw.resultProblem == nil, let bytes = raw.result, let j = try? JSON.parse(bytes), j.objectValue != nil else { return nil }
+        return j
     }
 }

@@ -37,6 +37,7 @@ extension Invoker {
         case .failure(let e):
             o["outcome"] = .string(e.kind.rawValue)
             if let rule = e.rule { o["rule"] = .string(rule) }
+            if let d = e.details { o["details"] = AuditLog.shortened(d) }
         }
         if let key = request.idempotencyKey { o["idempotencyKey"] = .string(key) }
         o["durationMs"] = .double((Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e4).rounded() / 100)

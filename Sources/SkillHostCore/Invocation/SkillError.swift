@@ -59,6 +59,10 @@ public struct SkillError: Error, Sendable, CustomStringConvertible {
     public var needsConfirmation = false
     /// For a configuration error: the file, line and column at fault (`--json`: `error.config`).
     public var config: ConfigLocation?
+    /// The details object the skill passed with its failure (skillhost.h: `complete` with a status
+    /// other than OK and a JSON object as result): `error.details` in `--json`, in MCP results and in
+    /// the audit log.
+    public var details: JSON?
     /// The host, not the skill, caused this failure (e.g. a worker refused a frame the host sent):
     /// it is never counted against the skill's health.
     var causedByHost = false
@@ -80,6 +84,7 @@ public struct SkillError: Error, Sendable, CustomStringConvertible {
         if let rule { o["rule"] = .string(rule) }
         if let retryAfterSeconds { o["retryAfterSeconds"] = .double(retryAfterSeconds) }
         if let config { o["config"] = config.json }
+        if let details { o["details"] = details }
         return .object(o)
     }
 }

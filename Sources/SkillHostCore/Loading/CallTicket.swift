@@ -12,6 +12,8 @@ struct RawCompletion: Sendable {
     var message: String?
     /// The result, already parsed (a worker's completion frame carries it as JSON).
     var parsedResult: JSON? = nil
+    /// Why the result is not usable, when the worker found it so ("is not valid UTF-8 (byte 12)").
+    var resultProblem: String? = nil
 }
 
 /// One in-flight call into skill code: owns the `skh_call` the skill sees and receives its completion.

@@ -172,8 +172,10 @@ extension WorkerProcess {
                 guard let r = f.json("result") else { return "it sent a \"complete\" whose result is not JSON" }
                 completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: nil, message: f.string("message"), parsedResult: r)
             } else {
-                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: f.string("resultText").map { Array($0.utf8) },
-                                           message: f.string("message"))
+                let text = f.string("resultText")
+                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: text.map { Array($0.utf8) },
+                                           message: f.string("message"),
+                                           resultProblem: f.string("resultProblem") ?? (text == nil ? nil : "is not JSON"))
             }
             if let w = state.withLock({ $0.calls.removeValue(forKey: id) }) {
                 w.resolve(.success(completion))

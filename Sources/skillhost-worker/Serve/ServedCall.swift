@@ -91,8 +91,11 @@ final class ServedCall: @unchecked Sendable {
             if JSONScan.isValid(u) {
                 f.key("result"); f.rawJSON(u)
             } else {
-                // Not JSON: passed on as text, so the host reports a bad result (not a broken channel).
+                // Not JSON: passed on as text (repaired, for the message only) with why, so the host
+                // reports a bad result — never a success, never a broken channel.
                 f.key("resultText"); f.text(bytes: UnsafeBufferPointer(rebasing: u.prefix(4096)))
+                f.key("resultProblem")
+                if let bad = UTF8Check.firstInvalidOffset(u) { f.quoted("is not valid UTF-8 (byte \(bad))") } else { f.quoted("is not JSON") }
             }
         } else {
             f.key("result"); f.raw("null")
