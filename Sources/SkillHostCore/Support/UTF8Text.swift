@@ -1,3 +1,5 @@
+import SkillWire
+
 /// Checks on bytes that must be UTF-8 text before they become a `String` (which would silently turn
 /// bad bytes into U+FFFD).
 public enum UTF8Text {
@@ -5,15 +7,6 @@ public enum UTF8Text {
     /// `bytes` is valid UTF-8.
     public static func firstInvalidByte(in bytes: [UInt8]) -> Int? {
         if String(validating: bytes, as: UTF8.self) != nil { return nil }
-        var it = bytes.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        var offset = 0
-        while true {
-            switch parser.parseScalar(from: &it) {
-            case .valid(let encoded): offset += encoded.count
-            case .emptyInput: return nil
-            case .error: return offset
-            }
-        }
+        return bytes.withUnsafeBufferPointer { UTF8Check.firstInvalidOffset($0) }
     }
 }
