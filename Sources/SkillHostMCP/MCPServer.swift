@@ -218,8 +218,8 @@ public final class MCPServer: Sendable {
     }
 
     /// Runs request `id` as a task, an agent call that `notifications/cancelled` can cancel meanwhile:
-    /// `work` gets the caller and the cancellation, and returns the result to send and what to do once
-    /// it was sent. A cancelled request gets no response (the client has stopped waiting for it).
+    /// `work` gets the caller and the cancellation, and returns the result to send and what to do just before
+    /// it is sent (log what the call did). A cancelled request gets no response (the client has stopped waiting for it).
     private func inFlight(_ id: JSON, _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: JSON, then: (@Sendable () -> Void)?)) {
         let cancellation = Cancellation()
         let key = id.serialized
@@ -233,8 +233,10 @@ public final class MCPServer: Sendable {
             let (result, then) = await work(caller, cancellation)
             state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
             if cancellation.isCancelled { return }
-            transport.send(JSONRPC.result(id, result))
+            // What the call logs goes out before its response: a client that has the response has
+            // also seen its log lines, at the level in force when the call ended.
             then?()
+            transport.send(JSONRPC.result(id, result))
         }
     }
 
