@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 #define MAX_MS 600000L
 
@@ -142,22 +142,5 @@ static const skh_intent intents[] = {
     },
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.delay",
-    .name = "Delay queue fixture",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Completes calls after a delay from one timer thread.",
-    .intent_count = 1,
-    .intents = intents,
-    .init = init,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(SKH_SKILL_THREAD_SAFE, "test.fixture.delay", "Delay queue fixture",
+              "Completes calls after a delay from one timer thread.", init)

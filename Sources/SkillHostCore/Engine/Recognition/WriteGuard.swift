@@ -31,7 +31,7 @@ enum WriteGuard {
                 if request.caller.surface != .human && found.confidence < minWriteConfidence {
                     refusal = zh ? "我不确定你要“\(entry.description)”（把握 \(Int(found.confidence * 100))%），所以没有执行。"
                                  : "I am not sure you asked me to \(lowerFirst(entry.description)) (confidence \(Int(found.confidence * 100)) %), so I did not."
-                } else if let id = identifierFilled(found, entry) {
+                } else if let id = identifierFilled(found) {
                     refusal = zh ? "我不会从一句话里猜“\(id)”，请先列出来再指定是哪一个。" : "I do not take “\(id)” from free text; list them first and name the one you mean."
                 }
             }
@@ -45,7 +45,7 @@ enum WriteGuard {
     }
 
     /// The name of an identifier parameter the recognizer filled from the sentence, if any.
-    static func identifierFilled(_ found: RecognizedIntent, _ entry: IntentCatalog.Entry) -> String? {
+    static func identifierFilled(_ found: RecognizedIntent) -> String? {
         found.parameters.keys.first { k in k == "id" || k.hasSuffix("Id") || k.hasSuffix("_id") || k.hasSuffix("ID") }
     }
 
