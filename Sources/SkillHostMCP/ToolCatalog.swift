@@ -93,3 +93,7 @@ struct ToolCatalog: Sendable {
         return .object(o)
     }
 }
+
+/// The MCP tool name agents see for an intent address (the rule of `ToolCatalog`), for surfaces that
+/// show it (`skillhost describe`).
+public func mcpToolName(forIntent address: String) -> String { ToolCatalog.toolName(address) }

@@ -1,57 +1,35 @@
-/// Help texts, one per command. Kept next to each other so they read as one manual.
+/// The prose of each command's help: what it does, what it prints, how it exits. Kept next to each
+/// other so they read as one manual; usage lines, options and examples come from `CommandTable`.
 enum Help {
-    static let main = """
-    skillhost — load agent skills from .so files and call them.
-
-    USAGE: skillhost <command> [options]
-
-    COMMANDS:
-      list        List registered skills: id, version, category, intents, ABI, isolation, health
-      inspect     Show what a .so file declares, without registering it
-      invoke      Call an intent with JSON input
-      health      Probe every skill now and record the answers
-      install     Validate a skill file, then move it into the skill folder atomically
-      validate    Check a skill file against the ABI contract by loading and calling it: a pass/fail report
-      doctor      Show refused files, intent conflicts, unhealthy skills and folder problems, with fixes
-      unblock     Let calls reach a quarantined skill again
-      new         Write a new skill project (Swift package or C) to build outside this repository
-      ask         Say what you want in a sentence (English or Chinese); skills run in parallel, one answer
-      traces      List the recent ask requests (their traces)
-      replay      Run a recorded request again and show what differs (--check: exit 1 if anything does)
-      mcp         Serve the skills as MCP tools over stdio, for agent hosts (Claude Desktop, Cursor, …)
-
-    GLOBAL OPTIONS:
-      --skills-dir DIR     Skill folder (default: $SKILLHOST_PATH, colon-separated, else ./skills.d)
-      --config FILE        Config file (default: $SKILLHOST_CONFIG, else $XDG_CONFIG_HOME/skillhost/config.json)
-      --scan-timeout MS    Deadline for reading one skill's manifest (default 5000)
-      --json               Machine-readable output
-      -h, --help           Help for a command: skillhost <command> --help
-
-    EXIT CODES: 0 ok, 1 problems found (doctor, health), 2 usage error,
-      10 invalid_input, 11 no_skill, 12 unavailable, 13 timeout, 14 crashed, 15 denied,
-      16 incompatible, 17 load_failed, 18 cancelled, 19 internal.
-    """
-
     static let list = """
-    USAGE: skillhost list [--all] [--json]
-
     Lists every registered skill, and older versions of a skill id that a newer file shadows. With
     --all, also the files that were refused and why, and the intents that more than one skill
-    declares. --json prints an array of skill objects, each with "shadows" (with --all: an object
-    {"skills":[…],"refused":[…],"shadowed":[…],"conflicts":[…]}).
+    declares. --json prints the same object with or without --all: {"version","skills":[…],
+    "refused":[…],"shadowed":[…],"conflicts":[…]}, each skill with its "shadows".
+    """
+
+    static let describe = """
+    Shows one intent the way a person or a model needs it to call it: each input with its type,
+    whether it is required, its allowed values, default, range and description, the example
+    inputs, the flags (read-only, destructive, idempotent, open-world), the surfaces that may call
+    it, the skill that serves it (id, version, file) and the MCP tool name agents see. Error hints
+    about bad input point here. --json prints {"version","intent","tool","skill":{…},"flags":[…],
+    "inputs":[{"name","type","required","enum","default","description",…}],"inputSchema",
+    "outputSchema","examples"}. Exits 11 (no_skill) if no registered skill declares INTENT.
+    """
+
+    static let completions = """
+    Prints a completion script for SHELL, made from the same table as the help: commands, options,
+    option values (folders, files, choices) and, from the skills registered now, intent names and
+    skill ids. `make install` puts them where bash, zsh and fish look.
     """
 
     static let inspect = """
-    USAGE: skillhost inspect FILE [--json]
-
     Reads FILE's manifest in a separate process (so a crashing skill cannot hurt) and validates it,
     without registering it. Exits with the error kind's code if the file would be refused.
     """
 
     static let invoke = """
-    USAGE: skillhost invoke INTENT [--input JSON | --input @FILE | --input -] [--timeout MS] [--yes]
-                           [--idempotency-key K] [--json]
-
     Calls INTENT. The input (default {}) is validated against the intent's schema first. The skill
     runs in its own worker process (unless the config lists it under "trusted"), so a crash, a hang
     or a runaway allocation ends as an error (crashed, timeout), never as the host's crash.
@@ -69,8 +47,6 @@ enum Help {
     """
 
     static let mcp = """
-    USAGE: skillhost mcp
-
     An MCP server (protocol 2025-11-25; 2025-06-18 and 2024-11-05 too) on stdin/stdout, for an agent
     host to start. One tool per intent that policy lets agents call (destructive ones only when the
     config's policy.agent.allowDestructive names them). Skills added, replaced or removed in the skill
@@ -79,8 +55,6 @@ enum Help {
     """
 
     static let health = """
-    USAGE: skillhost health [--json]
-
     Probes every registered skill now (each with the health deadline, in the worker process its calls
     use) and records the answers in each skill's health state (ok, degraded, unavailable,
     quarantined), which `list` then shows. A quarantined skill is not probed. Exits 1 if any skill
@@ -88,8 +62,6 @@ enum Help {
     """
 
     static let install = """
-    USAGE: skillhost install FILE [--force] [--grant all|none|LIST]... [--json]
-
     Validates FILE as a skill (as `skillhost validate` does), then copies it into the skill folder
     under its own name through a temporary file and an atomic rename, so no scan ever sees half a
     file. A skill that fails a check of validate is refused (exit 1, the failed checks listed) unless
@@ -105,8 +77,6 @@ enum Help {
     """
 
     static let validate = """
-    USAGE: skillhost validate FILE [--json]
-
     Checks FILE against the skill contract (skillhost.h) and prints one line per check, PASS, WARN,
     FAIL or SKIP, with what was expected, what was found and the fix:
       file          an ELF shared library that exports skillhost_entry; manifest read in a child process
@@ -126,54 +96,43 @@ enum Help {
     """
 
     static let doctor = """
-    USAGE: skillhost doctor [--json]
-
-    Reports what is wrong and how to fix it: missing or insecure folders, refused files with their
+    Shows the skill search path (each folder, where it came from, whether it exists), then reports
+    what is wrong and how to fix it: missing or insecure folders, refused files with their
     reasons, intents claimed by several skills, quarantined and unavailable skills. Exits 1 if it
     found a problem.
     """
 
     static let unblock = """
-    USAGE: skillhost unblock ID [--json]
-
     Puts skill ID back to ok, so calls reach it again: use it after a skill was quarantined (it
     crashed too often, see `skillhost list`) once you know why. Replacing the skill's file lifts the
     quarantine too. Exits 11 (no_skill) if no registered skill has that id.
     """
 
     static let new = """
-    USAGE: skillhost new NAME [--lang swift|c] [--dir DIR] [--id ID] [--vendor NAME] [--sdk PATH] [--json]
-
     Writes a standalone skill project into DIR/NAME (DIR: the current folder): for Swift, a SwiftPM
     package whose only dependency is the SDK (SkillKit) with one .dynamic product, an example intent
     with schemas, keywords and examples, a unit test and a README; for C, NAME.c against skillhost.h,
     a Makefile (-std=c99 -Wall -Wextra -Werror -pedantic) and a README. Building it gives a .so that
     `skillhost install` accepts as it is. NAME: lowercase letters, digits, - and _ ("weather-alerts");
-    the skill id is com.example.NAME unless --id says otherwise. The project refers to the SDK in a
-    skillhost checkout: --sdk PATH, else $SKILLHOST_SDK, else the checkout this skillhost was built in.
+    the skill id is com.example.NAME unless --id says otherwise. The project refers to the SDK
+    (SkillKit sources and skillhost.h): --sdk PATH, else $SKILLHOST_SDK, else the checkout this
+    skillhost was built in, else its install prefix (PREFIX/share/skillhost, PREFIX/include).
     """
 
     static let ask = """
-    USAGE: skillhost ask TEXT… [--json] [--now RFC3339] [--time-zone TZ] [--locale TAG]
-           skillhost ask --request JSON|- [--json]
-
     Understands a sentence in English or Chinese from what the installed skills declare (keywords and
     examples per intent), plans one step per intent, runs independent steps in parallel through the
     usual invoke path (schemas, deadlines, isolation, fallback), and answers in the sentence's
     language. On a terminal the phases show live on one line of stderr. Every request writes a trace
     to $XDG_STATE_HOME/skillhost/traces/ (see `skillhost traces`, `skillhost replay`).
-      --now, --time-zone   what "today" and "明天" mean (default: the clock, $SKILLHOST_NOW, the config's zone)
-      --locale             the locale skills get (default: zh-CN for Chinese text, else en-US)
-      --request JSON       a request from a script: {"text":"…","now":"…","locale":"…"} ("-": stdin)
-      --json               the whole response: answer, status, intents with confidence, plan, steps, phases
+    --now and --time-zone say what "today" and "明天" mean; --json prints the whole response: answer,
+    status, intents with confidence, plan, steps, phases.
     Exit codes: 0 answered (also partly), 10 a question back, 11 not understood, 18 cancelled (Ctrl-C),
     else the first error's kind.
     Config: "agent": {"defaults": {"weather.forecast": {"place": "home"}}, "maxParallel": 4, "keepTraces": 200}.
     """
 
     static let replay = """
-    USAGE: skillhost replay TRACE [--check] [--include-writes] [--json]
-
     Runs the request recorded in TRACE again, with the same text, "now", locale and time zone, against
     the skills installed now, and lists what differs from the recording: recognized intents and their
     parameters, the plan, each step's outcome and output, the answer. Intents that change something
@@ -182,8 +141,6 @@ enum Help {
     """
 
     static let traces = """
-    USAGE: skillhost traces [--limit N] [--json]
-
     Lists the newest agent requests (default 20): id, status, duration, text.
     """
 }

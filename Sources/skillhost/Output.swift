@@ -18,8 +18,34 @@ enum Out {
     /// One value inside a line of human output: every control character escaped, line breaks too.
     static func safe(_ s: String) -> String { TerminalText.escaped(s) }
 
-    /// JSON, exactly as serialized (JSON escapes control characters in strings itself).
-    static func json(_ j: JSON, pretty: Bool = false) { ProtectedOutput.write((pretty ? j.pretty : j.serialized) + "\n") }
+    /// JSON, exactly as serialized (JSON escapes control characters in strings itself), with the
+    /// `version` member every `--json` document carries (see `versioned`).
+    static func json(_ j: JSON, pretty: Bool = false) {
+        let v = versioned(j)
+        ProtectedOutput.write((pretty ? v.pretty : v.serialized) + "\n")
+    }
+
+    /// `j` with skillhost's version as its `version` member, when `j` is an object that has none: a
+    /// document about one skill (`inspect`, `install`, `validate`) keeps `version` as that skill's.
+    static func versioned(_ j: JSON) -> JSON {
+        guard case .object(var o) = j, o["version"] == nil else { return j }
+        o["version"] = .string(BuildInfo.version)
+        return .object(o)
+    }
+
+    /// Reports a usage error (exit 2): `{"ok":false,"error":{"kind":"usage","message","hint"}}` on
+    /// stdout under `--json`, else the message and the hint on stderr.
+    static func usage(_ e: UsageError, json: Bool) -> Int32 {
+        if json {
+            var err = JSONObject([("kind", .string("usage")), ("message", .string(e.message))])
+            if let h = e.hint { err["hint"] = .string(h) }
+            self.json(.object(JSONObject([("ok", .bool(false)), ("error", .object(err))])))
+        } else {
+            error("skillhost: \(e.message)")
+            error("hint: " + (e.hint ?? "run `skillhost --help` for usage"))
+        }
+        return 2
+    }
 
     /// Reports a failure the way the caller asked for (JSON on stdout, or text on stderr) and returns
     /// the exit code of its kind.
@@ -65,21 +91,11 @@ func openHost(_ args: Arguments) throws(SkillError) -> SkillHost {
 }
 
 /// Runs `body(host, FILE, --json)` for a command that takes one FILE (`inspect`, `install`,
-/// `validate`), after the checks they share: an unknown option or another number of positional
-/// arguments is a usage error (exit 2, with `help`), and a host that cannot open is reported in the
+/// `validate`; the parser checked there is exactly one): a host that cannot open is reported in the
 /// command's format with its kind's exit code. Returns the exit code.
-func withHost(forOneFile args: Arguments, allowing options: Set<String> = [], help: String,
-              _ body: (SkillHost, String, Bool) -> Int32) -> Int32 {
-    do { try args.allow(options) } catch {
-        Out.error("skillhost: \(error.message)")
-        return 2
-    }
-    guard args.positionals.count == 1, let file = args.positionals.first else {
-        Out.error("skillhost: \(args.command ?? "") needs exactly one FILE\n\(help)")
-        return 2
-    }
+func withHost(forOneFile args: Arguments, _ body: (SkillHost, String, Bool) -> Int32) -> Int32 {
     let json = args.flag("--json")
-    do { return body(try openHost(args), file, json) } catch { return Out.fail(error, json: json) }
+    do { return body(try openHost(args), args.positionals[0], json) } catch { return Out.fail(error, json: json) }
 }
 
 extension String {

@@ -84,7 +84,7 @@ extension Invoker {
         if !violations.isEmpty {
             // Written for whoever reads it: a model sees the tool's schema in tools/list, a person `describe`.
             var hint = request.caller.surface == .agent ? "the tool's inputSchema (tools/list) says what each field must be"
-                                                        : "`skillhost list --json` shows the intent's inputSchema"
+                                                        : "`skillhost describe \(binding.intent.address)` shows each input's type, whether it is required and its allowed values"
             if binding.intent.version > 1, !request.intent.contains("@") {
                 hint = "\(request.intent) now means version \(binding.intent.version) of the intent (\(binding.intent.address)); input written for an older version goes to \(binding.intent.name)@\(binding.intent.version - 1) or earlier. " + hint
             }

@@ -110,7 +110,9 @@ public final class SkillRegistry: Sendable {
     }
 }
 
-func editDistance(_ a: String, _ b: String) -> Int {
+/// The Levenshtein distance between `a` and `b` (insertions, deletions, substitutions): the one
+/// measure behind every "did you mean" (intents here, commands and options in the CLI).
+public func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
     if a.isEmpty { return b.count }
     var row = Array(0...b.count)

@@ -3,7 +3,6 @@ import SkillHostCore
 /// `skillhost doctor [--json]`: what is wrong, and how to fix it.
 enum DoctorCommand {
     static func run(_ args: Arguments) -> Int32 {
-        do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         let host: SkillHost
         do { host = try openHost(args) } catch { return Out.fail(error, json: args.flag("--json")) }
         let folderProblems = host.scan.folders.filter { $0.problem != nil }

@@ -3,7 +3,6 @@ import SkillHostCore
 /// `skillhost health [--json]`: probe every skill now; print each one's state after the probe.
 enum HealthCommand {
     static func run(_ args: Arguments) -> Int32 {
-        do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         let host: SkillHost
         do { host = try openHost(args) } catch { return Out.fail(error, json: args.flag("--json")) }
         let results = runBlocking { await host.probeHealth() }

@@ -2,7 +2,7 @@ import SkillHostCore
 
 /// `skillhost inspect FILE [--json]`
 enum InspectCommand {
-    static func run(_ args: Arguments) -> Int32 { withHost(forOneFile: args, help: Help.inspect, inspect) }
+    static func run(_ args: Arguments) -> Int32 { withHost(forOneFile: args, inspect) }
 
     static func inspect(_ host: SkillHost, _ file: String, _ json: Bool) -> Int32 {
         let (info, outcome) = host.inspect(file: file)

@@ -3,7 +3,7 @@ import SkillHostCore
 /// `skillhost install FILE [--force] [--json]`
 enum InstallCommand {
     static func run(_ args: Arguments) -> Int32 {
-        withHost(forOneFile: args, allowing: ["--force", "--grant"], help: Help.install) {
+        withHost(forOneFile: args) {
             install($0, $1, json: $2, force: args.flag("--force"), grantValues: args.allValues["--grant"] ?? [])
         }
     }

@@ -8,13 +8,9 @@ import SkillHostCore
 enum InvokeCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
-        do { try args.allow(["--input", "--timeout", "--yes", "--idempotency-key"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
-        guard args.positionals.count == 1, let intent = args.positionals.first else {
-            Out.error("skillhost: invoke needs exactly one INTENT\n\(Help.invoke)")
-            return 2
-        }
+        let intent = args.positionals[0]
         let timeout: Int?
-        do { timeout = try args.int("--timeout") } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        do { timeout = try args.int("--timeout") } catch { return Out.usage(error, json: json) }
         var input = args.values["--input"] ?? "{}"
         var read: (bytes: [UInt8], source: String)?
         if input == "-" {

@@ -1,31 +1,29 @@
 import SkillHostCore
 
-/// `skillhost list [--all] [--json]`
+/// `skillhost list [--all] [--json]`: `--json` prints `{"version","skills","refused","shadowed","conflicts"}`.
 enum ListCommand {
     static func run(_ args: Arguments) -> Int32 {
-        do { try args.allow(["--all"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         let host: SkillHost
         do { host = try openHost(args) } catch { return Out.fail(error, json: args.flag("--json")) }
         let health = host.lastHealth()
         let all = args.flag("--all")
         if args.flag("--json") {
-            var out: [UInt8] = all ? Array(#"{"skills":"#.utf8) : []
-            out.append(0x5b)
+            // One shape whatever the flags (--all changes only the text): written member by member,
+            // each skill's manifest text as the scan stored it.
+            var out: [UInt8] = Array(#"{"version":"#.utf8)
+            JSON.string(BuildInfo.version).write(to: &out)
+            out.append(contentsOf: #","skills":["#.utf8)
             for (i, s) in host.registry.skills.enumerated() {
                 if i > 0 { out.append(0x2c) }
                 s.writeListJSON(health: health[s.id], shadows: host.scan.shadowed(by: s.id), extra: host.listMembers(of: s), to: &out)
             }
-            out.append(0x5d)
-            if all {
-                out.append(contentsOf: #","refused":"#.utf8)
-                JSON.array(host.scan.refusals.map(\.json)).write(to: &out)
-                out.append(contentsOf: #","shadowed":"#.utf8)
-                JSON.array(host.scan.shadowed.map(\.json)).write(to: &out)
-                out.append(contentsOf: #","conflicts":"#.utf8)
-                JSON.array(host.registry.conflicts.map(conflictJSON)).write(to: &out)
-                out.append(0x7d)
-            }
-            out.append(0x0a)
+            out.append(contentsOf: #"],"refused":"#.utf8)
+            JSON.array(host.scan.refusals.map(\.json)).write(to: &out)
+            out.append(contentsOf: #","shadowed":"#.utf8)
+            JSON.array(host.scan.shadowed.map(\.json)).write(to: &out)
+            out.append(contentsOf: #","conflicts":"#.utf8)
+            JSON.array(host.registry.conflicts.map(conflictJSON)).write(to: &out)
+            out.append(contentsOf: "}\n".utf8)
             ProtectedOutput.write(bytes: out)
             return 0
         }

@@ -6,7 +6,6 @@ import SkillHostMCP
 /// Stdout carries the protocol only; everything else goes to stderr.
 enum McpCommand {
     static func run(_ args: Arguments) -> Int32 {
-        do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         let host: SkillHost
         do { host = try openHost(args) } catch {
             Out.error("skillhost mcp: \(error.description)")

@@ -4,11 +4,7 @@ import SkillHostCore
 enum UnblockCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
-        do { try args.allow([]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
-        guard args.positionals.count == 1, let id = args.positionals.first else {
-            Out.error("skillhost: unblock needs exactly one skill ID\n\(Help.unblock)")
-            return 2
-        }
+        let id = args.positionals[0]
         let host: SkillHost
         do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
         switch host.unblock(id: id) {

@@ -3,7 +3,7 @@ import SkillHostCore
 /// `skillhost validate FILE [--json]`: the conformance report of `SkillHost.validate(file:)`.
 /// Exit 0 when no check failed, 1 when one did, 2 for a usage error.
 enum ValidateCommand {
-    static func run(_ args: Arguments) -> Int32 { withHost(forOneFile: args, help: Help.validate, validate) }
+    static func run(_ args: Arguments) -> Int32 { withHost(forOneFile: args, validate) }
 
     static func validate(_ host: SkillHost, _ file: String, _ json: Bool) -> Int32 {
         let report = host.validate(file: file)

@@ -10,19 +10,11 @@ import SkillHostCore
 enum NewCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
-        do { try args.allow(["--lang", "--dir", "--id", "--vendor", "--sdk"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
-        guard args.positionals.count == 1, let name = args.positionals.first else {
-            Out.error("skillhost: new needs exactly one NAME\n\(Help.new)")
-            return 2
-        }
-        let lang = args.values["--lang"] ?? "swift"
-        guard lang == "swift" || lang == "c" else {
-            Out.error("skillhost: --lang must be swift or c, found \"\(lang)\"")
-            return 2
-        }
+        let name = args.positionals[0]
+        let lang = args.values["--lang"] ?? "swift"  // the parser allows only swift and c
         let names: ScaffoldNames
         switch ScaffoldNames.make(name: name, id: args.values["--id"], vendor: args.values["--vendor"]) {
-        case .failure(let e): Out.error("skillhost: \(e.message)"); return 2
+        case .failure(let e): return Out.usage(e, json: json)
         case .success(let n): names = n
         }
         guard let sdk = locateSDK(explicit: args.values["--sdk"]) else {

@@ -11,7 +11,6 @@ import Synchronization
 enum AskCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
-        do { try args.allow(["--now", "--time-zone", "--locale", "--request"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         // A script's request may name its own time zone; --time-zone names it from the command line.
         var scripted: JSON? = nil
         if let raw = args.values["--request"] {
@@ -29,7 +28,7 @@ enum AskCommand {
         case .success(let r): request = r
         }
         let engine = AgentEngine(host: host, traces: TraceStore(paths: host.paths))
-        let live = !json && isatty(2) == 1
+        let live = !json && Terminal.live
         let cancellation = Cancellation()
         let interrupts = cancelOnInterrupt(cancellation)  // Ctrl-C: the running skills are told, the rest skipped
         defer { interrupts.cancel() }

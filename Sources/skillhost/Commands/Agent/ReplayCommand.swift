@@ -7,11 +7,7 @@ import SkillHostCore
 enum ReplayCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
-        do { try args.allow(["--check", "--include-writes"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
-        guard args.positionals.count == 1, let path = args.positionals.first else {
-            Out.error("skillhost: replay needs exactly one TRACE file\n\(Help.replay)")
-            return 2
-        }
+        let path = args.positionals[0]
         let trace: JSON
         switch TraceStore.load(path) {
         case .failure(let e): return Out.fail(e, json: json)

@@ -4,9 +4,8 @@ import SkillHostCore
 enum TracesCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
-        do { try args.allow(["--limit"]) } catch { Out.error("skillhost: \(error.message)"); return 2 }
         let limit: Int
-        do { limit = try args.int("--limit", max: 1_000_000, unit: "traces") ?? 20 } catch { Out.error("skillhost: \(error.message)"); return 2 }
+        do { limit = try args.int("--limit", max: 1_000_000, unit: "traces") ?? 20 } catch { return Out.usage(error, json: json) }
         let host: SkillHost
         do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
         let store = TraceStore(paths: host.paths)
