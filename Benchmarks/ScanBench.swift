@@ -75,8 +75,8 @@ struct ScanBench {
         _ = ProcessTimer.run(locations.skillhost, ["list", "--json", "--skills-dir", dir],
                              environment: isolatedEnvironment(state: state, workspace: workspace), stdout: out)
         guard let data = FileManager.default.contents(atPath: out), let json = try? JSON.parse([UInt8](data)),
-              let skills = json.arrayValue else {
-            return (0, "`skillhost list --json` did not print a JSON array")
+              let skills = json["skills"]?.arrayValue else {
+            return (0, "`skillhost list --json` did not print {\"skills\":[…]}")
         }
         let ids = Set(skills.compactMap { $0["id"]?.stringValue })
         let paths = Set(skills.compactMap { $0["path"]?.stringValue })

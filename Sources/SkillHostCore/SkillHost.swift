@@ -7,7 +7,7 @@ import Synchronization
 
 /// Options every surface passes when it opens the host.
 public struct HostOptions: Sendable {
-    /// `--skills-dir`; nil means `$SKILLHOST_PATH`, else `./skills.d`.
+    /// `--skills-dir`; nil means the search path (`HostPaths.skillSearchPath`).
     public var skillsDir: String?
     /// `--config`; nil means `$SKILLHOST_CONFIG`, else the XDG config file.
     public var configPath: String?
@@ -63,6 +63,9 @@ public struct Installation: Sendable {
 public final class SkillHost: Sendable {
     public let paths: HostPaths
     public let config: HostConfig
+    /// The skill search path, every folder on it (see `HostPaths.skillSearchPath`).
+    public let searchPath: [SkillFolder]
+    /// The folders scanned: those of the search path the user named, and the default ones that exist.
     public let directories: [String]
     /// The last scan of the skill folders (see `rescan`).
     public var scan: ScanReport { lastScan.withLock { $0 } }
@@ -83,7 +86,8 @@ public final class SkillHost: Sendable {
         paths = HostPaths(environment: options.environment)
         config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
         timeZone = HostTimeZone.resolve(configured: options.timeZone ?? config.timeZone, environment: options.environment)
-        directories = HostPaths.skillDirectories(explicit: options.skillsDir, environment: options.environment)
+        searchPath = paths.skillSearchPath(explicit: options.skillsDir, environment: options.environment)
+        directories = searchPath.filter { $0.named || $0.exists }.map(\.path)
         workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
         scanTimeoutMs = options.scanTimeoutMs ?? config.scanTimeoutMs
         let report = Self.scanFolders(directories, workerPath: workerPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs)
@@ -269,7 +273,11 @@ public final class SkillHost: Sendable {
         }
     }
 
-    /// Validates `file` as a skill, then copies it into the first skill folder under its own name,
+    /// The folder `install` puts files in: the first of the search path that is writable (or can be
+    /// created), else the first (whose error then says why).
+    public var installFolder: SkillFolder { searchPath.first(where: \.writable) ?? searchPath[0] }
+
+    /// Validates `file` as a skill, then copies it into `installFolder` under its own name,
     /// atomically (a temporary file in the same folder, fsync'ed, mode 0755, renamed into place), so a
     /// scan never sees half a file. When another installed file provides the same skill id under another
     /// name, only a newer version is installed, and the older file is then shadowed (kept for a
@@ -282,7 +290,7 @@ public final class SkillHost: Sendable {
         case .failure(let r): return .failure(SkillError(r.reason.errorKind, "not installed: \(r.message)", hint: r.hint))
         case .success(let m): manifest = m
         }
-        let folder = PathText.absolute(directories[0])
+        let folder = PathText.absolute(installFolder.path)
         let name = PathText.fileName(of: file)
         let target = folder + "/" + name
         do {

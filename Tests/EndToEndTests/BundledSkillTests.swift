@@ -123,7 +123,7 @@ final class BundledSkillTests: EndToEndTestCase {
 
         let list = skillhost("list", "--json")
         XCTAssertEqual(list.exitCode, 0, list.summary)
-        let skills = try list.jsonArray()
+        let skills = try list.listedSkills()
         XCTAssertEqual(skills.first("id", "dev.skillhost.reminders")?["health"] as? String, "unavailable",
                        "list shows the recorded probe: \(list.summary)")
         XCTAssertEqual(skills.first("id", "test.fixture.echo")?["health"] as? String, "ok", list.summary)

@@ -99,7 +99,7 @@ final class FileSafetyTests: EndToEndTestCase {
         // Fixed: the same folder serves.
         chmod(parent, 0o755)
         let fixed = skillhost(["list", "--json", "--skills-dir", inner])
-        XCTAssertEqual(try fixed.jsonArray().compactMap { $0["id"] as? String }, ["test.fixture.echo"], fixed.summary)
+        XCTAssertEqual(try fixed.listedSkills().compactMap { $0["id"] as? String }, ["test.fixture.echo"], fixed.summary)
     }
 
     func testInAStickyWorldWritableFolderAnotherUsersFileIsRefusedAndTheUsersOwnIsAccepted() throws {

@@ -47,6 +47,18 @@ struct CommandResult {
         return o
     }
 
+    /// The "skills" of `list --json`, checked for the one shape it has with or without --all:
+    /// {"version","skills":[…],"refused":[…],"shadowed":[…],"conflicts":[…]}.
+    func listedSkills(file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        let o = try jsonObject(file: file, line: line)
+        guard o["version"] is String, let skills = o["skills"] as? [[String: Any]], o["refused"] is [Any],
+              o["shadowed"] is [Any], o["conflicts"] is [Any] else {
+            XCTFail("list --json must print {\"version\",\"skills\",\"refused\",\"shadowed\",\"conflicts\"}: \(summary)", file: file, line: line)
+            throw HarnessError("bad list --json shape")
+        }
+        return skills
+    }
+
     func jsonArray(file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
         let j = try json(file: file, line: line)
         guard let a = j as? [[String: Any]] else {
@@ -299,7 +311,7 @@ class EndToEndTestCase: XCTestCase {
         skillhost(arguments, stdin: stdin, timeout: timeout)
     }
 
-    /// `skillhost list --all --json`, checked for the {"skills","refused","conflicts"} shape and exit 0.
+    /// `skillhost list --all --json`, checked for the {"version","skills","refused","conflicts"} shape and exit 0.
     func listAll(_ extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws
         -> (skills: [[String: Any]], refused: [[String: Any]], conflicts: [[String: Any]], result: CommandResult) {
         let r = skillhost(["list", "--all", "--json"] + extra)
@@ -393,7 +405,7 @@ class EndToEndTestCase: XCTestCase {
     func assertEchoStillServes(file: StaticString = #filePath, line: UInt = #line) throws {
         let list = skillhost("list", "--json")
         XCTAssertEqual(list.exitCode, 0, list.summary, file: file, line: line)
-        let ids = try list.jsonArray(file: file, line: line).compactMap { $0["id"] as? String }
+        let ids = try list.listedSkills(file: file, line: line).compactMap { $0["id"] as? String }
         XCTAssertTrue(ids.contains("test.fixture.echo"), "echo_c.so must still be listed, found \(ids)", file: file, line: line)
         let r = invoke("fixture.echo", #"{"text":"still serving"}"#)
         let result = try assertInvokeOK(r, skill: "test.fixture.echo", file: file, line: line)

@@ -26,7 +26,7 @@ final class HealthAndDoctorTests: EndToEndTestCase {
 
         let list = skillhost("list", "--json")
         XCTAssertEqual(list.exitCode, 0, list.summary)
-        let skills = try list.jsonArray()
+        let skills = try list.listedSkills()
         for s in skills { XCTAssertEqual(s["health"] as? String, "ok", "\(s)") }
         let units = try XCTUnwrap(skills.first("id", "dev.skillhost.units"))
         XCTAssertEqual((units["healthDetail"] as? [String: Any])?["message"] as? String, unitsMessage,

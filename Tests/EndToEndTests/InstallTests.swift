@@ -53,7 +53,7 @@ final class InstallTests: EndToEndTestCase {
             try assertInvokeError(r, kind: c.kind, exitCode: c.exit, messageContains: [source, c.contains])
             XCTAssertEqual(try folderEntries(), [], "\(c.file) refused: nothing may appear in the folder, not even a temporary file")
         }
-        XCTAssertEqual(try skillhost("list", "--json").jsonArray().count, 0)
+        XCTAssertEqual(try skillhost("list", "--json").listedSkills().count, 0)
     }
 
     func testInstallingAnotherFileWithAnIdAlreadyInstalledIsRefused() throws {

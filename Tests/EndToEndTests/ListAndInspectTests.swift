@@ -3,12 +3,12 @@ import XCTest
 
 /// `skillhost list --json`, `list --all --json` (conflicts) and `inspect FILE --json`.
 final class ListAndInspectTests: EndToEndTestCase {
-    func testListJSONIsAnArrayOfSkillsWithTheContractFields() throws {
+    func testListJSONIsAnObjectWithTheSkillsAndTheContractFields() throws {
         let echo = try addSkill("echo_c.so")
         let units = try addSkill("libUnitsSkill.so")
         let r = skillhost("list", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        let skills = try r.jsonArray()
+        let skills = try r.listedSkills()
         XCTAssertEqual(skills.count, 2, r.summary)
 
         let expected: [(id: String, path: String, version: String, category: String, intents: [String])] = [
@@ -30,10 +30,10 @@ final class ListAndInspectTests: EndToEndTestCase {
         }
     }
 
-    func testListJSONOfAnEmptyFolderIsAnEmptyArray() throws {
+    func testListJSONOfAnEmptyFolderHasNoSkills() throws {
         let r = skillhost("list", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        XCTAssertEqual(try r.jsonArray().count, 0, r.summary)
+        XCTAssertEqual(try r.listedSkills().count, 0, r.summary)
         let all = try listAll()
         XCTAssertTrue(all.skills.isEmpty && all.refused.isEmpty && all.conflicts.isEmpty, all.result.summary)
     }
@@ -93,7 +93,7 @@ final class ListAndInspectTests: EndToEndTestCase {
         XCTAssertEqual(sum.exitCode, 0, sum.summary)
         XCTAssertEqual(sha, String(sum.stdout.prefix(64)))
         // Inspecting registers nothing.
-        XCTAssertEqual(try skillhost("list", "--json").jsonArray().count, 0)
+        XCTAssertEqual(try skillhost("list", "--json").listedSkills().count, 0)
     }
 
     func testInspectBadFilesReportsKindAndReasonWithTheKindsExitCode() throws {

@@ -42,7 +42,7 @@ final class MailSkillTests: EndToEndTestCase {
     func testListedWithVersionCategoryAndBothIntents() throws {
         let list = skillhost("list", "--json")
         XCTAssertEqual(list.exitCode, 0, list.summary)
-        let skill = try XCTUnwrap(try list.jsonArray().first("id", "dev.skillhost.mail"), list.summary)
+        let skill = try XCTUnwrap(try list.listedSkills().first("id", "dev.skillhost.mail"), list.summary)
         XCTAssertEqual(skill["version"] as? String, "1.0.0")
         XCTAssertEqual(skill["category"] as? String, "communication")
         XCTAssertEqual(skill["isolation"] as? String, "process")

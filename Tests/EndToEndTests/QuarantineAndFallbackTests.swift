@@ -12,7 +12,7 @@ final class QuarantineAndFallbackTests: EndToEndTestCase {
     func listed(_ id: String) throws -> [String: Any] {
         let r = skillhost("list", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        return try XCTUnwrap(try r.jsonArray().first("id", id), r.summary)
+        return try XCTUnwrap(try r.listedSkills().first("id", id), r.summary)
     }
 
     func testQuarantineAfterKCrashesPersistsAcrossCommandsAndUnblockLiftsIt() throws {

@@ -83,7 +83,7 @@ final class SandboxTests: EndToEndTestCase {
 
         // list shows what it asks for, what it was granted (nothing), what is missing, and the sandbox.
         let list = skillhost("list", "--json")
-        let s = try XCTUnwrap(try list.jsonArray().first { $0["id"] as? String == "test.fixture.hostile" }, list.summary)
+        let s = try XCTUnwrap(try list.listedSkills().first { $0["id"] as? String == "test.fixture.hostile" }, list.summary)
         XCTAssertEqual(s["sandbox"] as? String, "full", "this kernel has everything (Landlock 6+, seccomp, namespaces): \(s)")
         let p = try XCTUnwrap(s["permissions"] as? [String: Any])
         XCTAssertEqual((p["requested"] as? [String: Any])?["network"] as? [String], ["127.0.0.1:9"])
@@ -109,7 +109,7 @@ final class SandboxTests: EndToEndTestCase {
 
     func testTheSandboxCanBeTurnedOffAndTrustedSkillsAreShownOff() throws {
         try writeConfig(#"{"grants": {"test.fixture.hostile": {"sandbox": false}}}"#)
-        var list = try skillhost("list", "--json").jsonArray()
+        var list = try skillhost("list", "--json").listedSkills()
         XCTAssertEqual(list.first { $0["id"] as? String == "test.fixture.hostile" }?["sandbox"] as? String, "off")
         XCTAssertEqual(list.first { $0["id"] as? String == "test.fixture.echo" }?["sandbox"] as? String, "full", "only that skill")
         // Only the harmless escapes: unsandboxed, the full list would really ptrace the host.
@@ -121,7 +121,7 @@ final class SandboxTests: EndToEndTestCase {
                        ["read_outside": Int(EACCES), "secret_env": Int(ENOENT)], "and on again")
 
         try writeConfig(#"{"trusted": ["test.fixture.hostile"]}"#)
-        list = try skillhost("list", "--json").jsonArray()
+        list = try skillhost("list", "--json").listedSkills()
         let s = try XCTUnwrap(list.first { $0["id"] as? String == "test.fixture.hostile" })
         XCTAssertEqual(s["isolation"] as? String, "in-process")
         XCTAssertEqual(s["sandbox"] as? String, "off")
@@ -131,7 +131,7 @@ final class SandboxTests: EndToEndTestCase {
                       "doctor warns that a trusted skill asks for permissions it was not granted: \(doctor.summary)")
 
         try writeConfig(#"{"sandbox": false}"#)
-        list = try skillhost("list", "--json").jsonArray()
+        list = try skillhost("list", "--json").listedSkills()
         XCTAssertEqual(Set(list.compactMap { $0["sandbox"] as? String }), ["off"])
     }
 
@@ -150,7 +150,7 @@ final class SandboxTests: EndToEndTestCase {
         XCTAssertEqual(((try ok.jsonObject())["granted"] as? [String: Any])?["network"] as? [String], ["127.0.0.1:9"])
         let written = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any])
         XCTAssertEqual(((written["grants"] as? [String: Any])?["test.fixture.hostile"] as? [String: Any])?["network"] as? [String], ["127.0.0.1:9"])
-        let list = try skillhost("list", "--json").jsonArray()
+        let list = try skillhost("list", "--json").listedSkills()
         XCTAssertEqual(((list.first { $0["id"] as? String == "test.fixture.hostile" }?["permissions"]) as? [String: Any])?["missing"] as? [String], [])
     }
 }

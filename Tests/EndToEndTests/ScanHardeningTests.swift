@@ -22,7 +22,7 @@ final class ScanHardeningTests: EndToEndTestCase {
         let list = skillhost("list", "--json")
         XCTAssertEqual(list.exitCode, 0, list.summary)
         XCTAssertNotNil(String(validating: Data(list.stdout.utf8), as: UTF8.self))
-        let skills = try list.jsonArray()
+        let skills = try list.listedSkills()
         XCTAssertEqual(skills.first("id", "test.fixture.echo").flatMap { ($0["intents"] as? [Any])?.count }, 2, list.summary)
         try assertInvokeOK(invoke("fixture.echo", #"{"text":"healed"}"#), skill: "test.fixture.echo")
         let healed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cachePath)))
@@ -36,7 +36,7 @@ final class ScanHardeningTests: EndToEndTestCase {
         text = text.replacingOccurrences(of: "fixture.echo.strict", with: "fixture.echo.strikt")  // still valid JSON
         try Data(text.utf8).write(to: URL(fileURLWithPath: cachePath))
         let list = skillhost("list", "--json")
-        let intents = try XCTUnwrap(list.jsonArray().first("id", "test.fixture.echo")?["intents"] as? [[String: Any]], list.summary)
+        let intents = try XCTUnwrap(list.listedSkills().first("id", "test.fixture.echo")?["intents"] as? [[String: Any]], list.summary)
         XCTAssertEqual(Set(intents.compactMap { $0["name"] as? String }), ["fixture.echo", "fixture.echo.strict"], list.summary)
     }
 

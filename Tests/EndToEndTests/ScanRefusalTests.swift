@@ -269,11 +269,11 @@ final class ScanRefusalTests: EndToEndTestCase {
         XCTAssertTrue(r.stderr.contains("warning") && r.stderr.contains(missing), "stderr warns naming the folder: \(r.summary)")
     }
 
-    func testMissingSkillFolderListJSONPrintsEmptyArrayAndStillWarnsOnStderr() throws {
+    func testMissingSkillFolderListJSONListsNoSkillsAndStillWarnsOnStderr() throws {
         let missing = work + "/no-such-folder"
         let r = skillhost("list", "--json", "--skills-dir", missing)
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        XCTAssertEqual(try r.jsonArray().count, 0, r.summary)
+        XCTAssertEqual(try r.listedSkills().count, 0, r.summary)
         XCTAssertTrue(r.stderr.contains(missing), "a script must hear about a folder that does not exist (on stderr): \(r.summary)")
     }
 

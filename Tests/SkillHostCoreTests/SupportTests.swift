@@ -18,10 +18,25 @@ final class SupportTests: XCTestCase {
                        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    func testSkillFoldersFollowTheDocumentedOrder() {
-        XCTAssertEqual(HostPaths.skillDirectories(explicit: "/a", environment: ["SKILLHOST_PATH": "/b:/c"]), ["/a"])
-        XCTAssertEqual(HostPaths.skillDirectories(explicit: nil, environment: ["SKILLHOST_PATH": "/b::/c"]), ["/b", "/c"])
-        XCTAssertEqual(HostPaths.skillDirectories(explicit: nil, environment: [:]), ["./skills.d"])
+    func testSkillFoldersFollowTheDocumentedOrder() throws {
+        let env = ["HOME": "/h", "XDG_DATA_HOME": "/data", "SKILLHOST_PATH": "/b::/c"]
+        let p = HostPaths(environment: env)
+        XCTAssertEqual(p.skillSearchPath(explicit: "/a", environment: env, prefix: "/usr").map(\.path), ["/a"])
+        XCTAssertEqual(p.skillSearchPath(explicit: nil, environment: env, prefix: "/usr").map(\.path), ["/b", "/c"])
+        XCTAssertEqual(p.skillSearchPath(explicit: nil, environment: env, prefix: "/usr").map(\.origin), [.environment, .environment])
+        // No ./skills.d here: the user's folder, then the system folder under the binary's prefix.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("searchpath-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let old = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(empty)
+        defer { FileManager.default.changeCurrentDirectoryPath(old) }
+        let defaults = p.skillSearchPath(explicit: nil, environment: ["HOME": "/h"], prefix: "/usr")
+        XCTAssertEqual(defaults.map(\.path), ["/data/skillhost/skills.d", "/usr/lib/skillhost/skills.d"])
+        XCTAssertEqual(defaults.map(\.origin), [.user, .system])
+        try FileManager.default.createDirectory(atPath: empty + "/skills.d", withIntermediateDirectories: true)
+        XCTAssertEqual(p.skillSearchPath(explicit: nil, environment: ["HOME": "/h"], prefix: "/usr").map(\.path),
+                       ["./skills.d", "/data/skillhost/skills.d", "/usr/lib/skillhost/skills.d"])
     }
 
     func testXDGDirectoriesAndDefaults() {

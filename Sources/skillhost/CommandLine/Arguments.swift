@@ -107,7 +107,8 @@ struct Arguments {
     func int(_ name: String, max: Int = Arguments.maxMilliseconds, unit: String = "milliseconds") throws(UsageError) -> Int? {
         guard let v = values[name] else { return nil }
         guard let n = Int(v), n > 0, n <= max else {
-            throw UsageError("\(name) expects a whole number of \(unit) from 1 to \(max), found \"\(v)\"")
+            throw UsageError("\(name) expects a whole number of \(unit) from 1 to \(max), found \"\(v)\"",
+                             hint: "for example \(name) \(Swift.min(max, 5000))")
         }
         return n
     }

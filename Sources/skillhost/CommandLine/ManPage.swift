@@ -46,9 +46,20 @@ enum ManPage {
         return [".TP", names, text(o.help + (o.repeatable ? " (repeatable)" : ""))]
     }
 
-    /// `s` safe as roff text: backslashes and hyphens escaped, a leading dot or quote neutralised.
+    /// `s` safe as roff text: backslashes and hyphens escaped, characters beyond ASCII as `\[uXXXX]`,
+    /// a leading dot or quote neutralised.
     static func text(_ s: String) -> String {
-        var t = s.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        var t = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\\": t += "\\e"
+            case "-": t += "\\-"
+            case _ where u.value > 0x7f:
+                let hex = String(u.value, radix: 16, uppercase: true)
+                t += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            default: t.unicodeScalars.append(u)
+            }
+        }
         if t.hasPrefix(".") || t.hasPrefix("'") { t = "\\&" + t }
         return t
     }

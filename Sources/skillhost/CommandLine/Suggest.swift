@@ -3,7 +3,7 @@ import SkillHostCore
 /// "Did you mean": the nearest of a list of names by edit distance.
 enum Suggest {
     /// The candidate closest to `word` (Levenshtein distance, ties to the first), when it is close
-    /// enough to be a typo: at most 2 edits, and fewer than half the word's length; or when `word`
+    /// enough to be a typo: at most 2 edits and at most half the word's length; or when `word`
     /// is a prefix of exactly one candidate (`--js` → `--json`).
     static func nearest(_ word: String, in candidates: [String]) -> String? {
         let prefixed = candidates.filter { $0.hasPrefix(word) }
@@ -13,7 +13,7 @@ enum Suggest {
             let d = editDistance(word, c)
             if d < (best?.distance ?? Int.max) { best = (c, d) }
         }
-        guard let best, best.distance <= 2, best.distance * 2 < max(word.count, 2) else { return nil }
+        guard let best, best.distance <= max(1, min(2, word.count / 2)) else { return nil }
         return best.name
     }
 }

@@ -31,6 +31,8 @@ enum DoctorCommand {
                     if let h = f.hint { o["hint"] = .string(h) }
                     return .object(o)
                 })),
+                ("searchPath", .array(host.searchPath.map(\.json))),
+                ("installFolder", .string(PathText.absolute(host.installFolder.path))),
                 ("skills", .int(Int64(host.registry.skills.count))),
                 ("refused", .array(refusals.map(\.json))),
                 ("conflicts", .array(conflicts.map(ListCommand.conflictJSON))),
@@ -46,7 +48,12 @@ enum DoctorCommand {
             ])), pretty: true)
             return problems == 0 ? 0 : 1
         }
-        Out.print("skill folders: \(Out.safe(host.scan.folders.map(\.path).joined(separator: ", ")))")
+        Out.print("skill search path (first match of a skill id by version; install goes to the first writable folder):")
+        for (i, f) in host.searchPath.enumerated() {
+            let state = f.exists ? (f.writable ? "exists, writable" : "exists, read-only") : (f.named ? "missing" : "not created yet, skipped")
+            let target = f == host.installFolder ? "  ← install" : ""
+            Out.print("  \(i + 1). \(Out.safe(PathText.absolute(f.path)))  (\(f.origin.rawValue); \(state))\(target)")
+        }
         Out.print("config: \(Out.safe(host.config.source ?? "none (defaults)"))")
         Out.print("registered: \(host.registry.skills.count) skills, \(host.registry.intentNames.count) intents")
         for f in folderProblems {

@@ -34,7 +34,7 @@ enum InstallCommand {
             let m = done.manifest
             if json {
                 var o = JSONObject([("ok", .bool(true)), ("id", .string(m.id)), ("version", .string(m.version.description)),
-                                    ("path", .string(done.path)), ("intents", .array(m.intents.map { .string($0.address) })),
+                                    ("path", .string(done.path)), ("folder", host.installFolder.json), ("intents", .array(m.intents.map { .string($0.address) })),
                                     ("validation", report.json)])
                 if let s = done.shadows {
                     o["shadows"] = .object(JSONObject([("version", .string(s.version.description)), ("path", .string(s.path))]))
@@ -42,7 +42,9 @@ enum InstallCommand {
                 if let g = InstallConsent.record(grant, id: m.id, host, json: true) { o[g.key] = g.value }
                 Out.json(.object(o))
             } else {
-                Out.print("installed \(m.id) \(m.version) → \(done.path)\nintents: \(m.intents.map(\.address).joined(separator: ", "))")
+                let f = host.installFolder
+                Out.print("installed \(m.id) \(m.version) → \(done.path)\(f.named ? "" : " (the \(f.origin.rawValue) of the search path: the first writable one; see `skillhost doctor`)")")
+                Out.print("intents: \(m.intents.map(\.address).joined(separator: ", "))")
                 if let s = done.shadows {
                     Out.print("shadows \(m.id) \(s.version) in \(s.path) (kept for a rollback: remove the new file to go back)")
                 }

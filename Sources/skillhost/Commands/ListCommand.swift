@@ -32,7 +32,7 @@ enum ListCommand {
              health[s.id]?.state.rawValue ?? "ok", host.sandboxStatus(of: s).mode, s.summary.intents.map(\.address).joined(separator: ", ")]
         }
         if rows.isEmpty {
-            Out.print("No skills registered (folders: \(Out.safe(host.directories.joined(separator: ":")))).")
+            Out.print("No skills registered (search path: \(Out.safe(host.searchPath.map { PathText.absolute($0.path) }.joined(separator: ":")))).")
         } else {
             Out.print(Out.table(["ID", "VERSION", "CATEGORY", "ABI", "ISOLATION", "HEALTH", "SANDBOX", "INTENTS"], rows))
         }
