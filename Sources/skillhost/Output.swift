@@ -15,6 +15,13 @@ enum Out {
         writeStandardError(TerminalText.escaped(s, keepingNewlines: true) + "\n")
     }
 
+    /// A line whose `label` is painted with `style` when colour is on (`Terminal`), followed by
+    /// `rest`; both escaped as `print` does. To stderr when `toError`.
+    static func labelled(_ label: String, _ style: Terminal.Style, _ rest: String, toError: Bool = false) {
+        let line = Terminal.paint(TerminalText.escaped(label), style, toError: toError) + TerminalText.escaped(rest, keepingNewlines: true) + "\n"
+        if toError { writeStandardError(line) } else { ProtectedOutput.write(line) }
+    }
+
     /// One value inside a line of human output: every control character escaped, line breaks too.
     static func safe(_ s: String) -> String { TerminalText.escaped(s) }
 
@@ -41,8 +48,8 @@ enum Out {
             if let h = e.hint { err["hint"] = .string(h) }
             self.json(.object(JSONObject([("ok", .bool(false)), ("error", .object(err))])))
         } else {
-            error("skillhost: \(e.message)")
-            error("hint: " + (e.hint ?? "run `skillhost --help` for usage"))
+            labelled("skillhost:", .red, " " + e.message, toError: true)
+            labelled("hint:", .yellow, " " + (e.hint ?? "run `skillhost --help` for usage"), toError: true)
         }
         return 2
     }
@@ -58,20 +65,27 @@ enum Out {
             error("skillhost: configuration error in \(safe(place.file)), \(place.place):\n  \(safe(what))")
             if let h = e.hint { error("hint: \(safe(h))") }
         } else {
-            error("error (\(e.kind.rawValue)): \(safe(e.message))")
-            if let h = e.hint { error("hint: \(safe(h))") }
+            labelled("error (\(e.kind.rawValue)):", .red, " " + safe(e.message), toError: true)
+            if let h = e.hint { labelled("hint:", .yellow, " " + safe(h), toError: true) }
         }
         return e.kind.exitCode
     }
 
-    /// Columns padded to the widest cell; the last column is not padded.
+    /// Columns padded to the widest cell; the last column is not padded. When the terminal (or
+    /// `$COLUMNS`) is narrower than a line, the last column is cut to fit, ending in "…".
     static func table(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
         var widths = [Int](repeating: 0, count: header.count)
         for r in all { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], safe(c).count) } }
+        let limit = Terminal.width
         return all.map { r in
-            r.enumerated().map { i, c in i == r.count - 1 ? safe(c) : safe(c).padding(widths[i]) }
+            var line = r.enumerated().map { i, c in i == r.count - 1 ? safe(c) : safe(c).padding(widths[i]) }
                 .joined(separator: "  ")
+            if let limit, line.count > limit {
+                let keep = max(limit - 1, widths.dropLast().reduce(0) { $0 + $1 + 2 } + 8)
+                line = String(line.prefix(keep)) + "…"
+            }
+            return line
         }.joined(separator: "\n")
     }
 }
@@ -82,6 +96,10 @@ enum Out {
 func openHost(_ args: Arguments) throws(SkillError) -> SkillHost {
     let options = HostOptions(skillsDir: args.values["--skills-dir"], configPath: args.values["--config"],
                               scanTimeoutMs: (try? args.int("--scan-timeout")) ?? nil)
+    // A cold scan of many skills, or one whose initializer hangs until the scan deadline, is shown
+    // on a terminal after a moment rather than being silent.
+    let scanning = LiveLine("⋯ scanning the skill folders")
+    defer { scanning.finish() }
     let host = try SkillHost(options)
     // doctor reports folder problems itself; inspect and validate look at one file and need no folder.
     for f in host.scan.folders where f.problem != nil && !["doctor", "inspect", "validate"].contains(args.command ?? "") {

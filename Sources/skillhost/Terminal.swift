@@ -22,7 +22,7 @@ enum Terminal {
         case "always": colorOut = true; colorErr = true
         case "never": colorOut = false; colorErr = false
         default:
-            colorOut = !noColor && !dumb && isatty(1) == 1
+            colorOut = !noColor && !dumb && ProtectedOutput.isTerminal
             colorErr = !noColor && !dumb && isatty(2) == 1
         }
         live = !dumb && isatty(2) == 1
@@ -32,7 +32,15 @@ enum Terminal {
     static var width: Int? {
         if let c = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), c > 0 { return c }
         var size = winsize()
-        guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        let out = ProtectedOutput.descriptor  // fd 1 itself points at stderr (see ProtectedOutput)
+        guard isatty(out) == 1, ioctl(out, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Columns of the terminal on stderr (for the live line); nil when it is not one.
+    static var errorWidth: Int? {
+        var size = winsize()
+        guard isatty(2) == 1, ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 

@@ -245,7 +245,10 @@ class EndToEndTestCase: XCTestCase {
     /// The environment of every program the test runs: the caller's, minus anything that would
     /// point skillhost at the user's files, plus the test's home and XDG folders.
     var environment: [String: String] {
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SKILLHOST_") && !$0.key.hasPrefix("XDG_") }
+        // NO_COLOR, COLUMNS: what a test sees of colour and width is what it sets itself.
+        var env = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("SKILLHOST_") && !$0.key.hasPrefix("XDG_") && $0.key != "NO_COLOR" && $0.key != "COLUMNS"
+        }
         env["HOME"] = home
         env["XDG_CONFIG_HOME"] = home + "/.config"
         env["XDG_DATA_HOME"] = home + "/.local/share"

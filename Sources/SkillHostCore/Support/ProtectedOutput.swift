@@ -31,6 +31,9 @@ public enum ProtectedOutput {
         _ = StateFile.writeAll(fd, bytes)
     }
 
+    /// The descriptor of the host's real standard output (for terminal queries such as its width).
+    public static var descriptor: Int32 { fd }
+
     /// Whether the host's real standard output is a terminal.
     public static var isTerminal: Bool { isatty(fd) == 1 }
 }

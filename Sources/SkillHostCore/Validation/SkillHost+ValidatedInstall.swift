@@ -14,9 +14,9 @@ extension SkillHost {
     /// skill failed (load, health, examples, wrong input, exactly-once, concurrency, memory). Warnings
     /// never block. A file the scan's checks refuse gets the same error as from `install(file:)`.
     /// The report is returned either way.
-    public func install(file: String, force: Bool)
+    public func install(file: String, force: Bool, onCheck: ((ValidationCheck) -> Void)? = nil)
         -> (report: ValidationReport, outcome: Result<Installation, InstallRefusal>) {
-        let report = validate(file: file)
+        let report = validate(file: file, onCheck: onCheck)
         if report.refusal == nil && !report.ok && !force {
             return (report, .failure(.failedValidation(report)))
         }

@@ -131,7 +131,7 @@ extension SkillValidator {
         if !f.warnings.isEmpty {
             summary += " (validate gives the skill an empty configuration section and an empty data folder; a skill that needs configuration answers unavailable)"
         }
-        report.checks.append(f.check("examples", summary: summary,
+        append(f.check("examples", summary: summary,
                                      fix: "each example's input must be one the skill accepts: complete it with SKH_STATUS_OK and a result matching output_schema (or change the example)",
                                      notes: notes))
     }
@@ -196,7 +196,7 @@ extension SkillValidator {
         }
         let sent = "\(f.calls.count) input\(f.calls.count == 1 ? "" : "s") that break the input schema of \(intents) intent\(intents == 1 ? "" : "s") went to the skill without the host's schema check"
         let summary = f.warnings.isEmpty ? sent + ": each was answered invalid_input, once; the host's own check answers invalid_input too" : sent
-        report.checks.append(f.check("wrong-input", summary: summary,
+        append(f.check("wrong-input", summary: summary,
                                      fix: "check the input in the skill too (defence in depth: the host checks it first, but a skill must never crash or act on input that breaks its schema) and complete with SKH_STATUS_INVALID_INPUT and a message naming the field",
                                      notes: notes))
     }

@@ -14,10 +14,16 @@ extension SkillHost {
     /// The file may be anywhere (its permissions are not checked, as with `inspect`). The skill runs as
     /// a newcomer: with an empty configuration section, in a throwaway data folder and health state, so
     /// neither the user's data, nor `health.json`, nor any quarantine is touched. Blocks; takes well
-    /// under a second for a small, well-behaved skill.
-    public func validate(file: String) -> ValidationReport {
-        SkillValidator(host: self).run(file: file)
+    /// under a second for a small, well-behaved skill. `onCheck` hears each check as it is decided
+    /// (on the validating thread), for a surface that shows progress.
+    public func validate(file: String, onCheck: ((ValidationCheck) -> Void)? = nil) -> ValidationReport {
+        let v = SkillValidator(host: self)
+        v.onCheck = onCheck
+        return v.run(file: file)
     }
+
+    /// The checks of `validate`, in report order.
+    public static var validationCheckNames: [String] { SkillValidator.checkNames }
 }
 
 /// One run of `SkillHost.validate(file:)`. The checks that call the skill live in
@@ -35,6 +41,8 @@ final class SkillValidator {
     let host: SkillHost
     let callTimeoutMs: Int
     var report: ValidationReport
+    /// Told of each check as it is added (see `SkillHost.validate(file:onCheck:)`).
+    var onCheck: ((ValidationCheck) -> Void)?
 
     // Set once the static checks passed.
     var manifest: SkillManifest!
@@ -72,7 +80,13 @@ final class SkillValidator {
     // MARK: - Report
 
     func add(_ name: String, _ status: ValidationCheck.Status, _ message: String, details: JSON? = nil) {
-        report.checks.append(ValidationCheck(name, status, message, details: details))
+        append(ValidationCheck(name, status, message, details: details))
+    }
+
+    /// Every check goes through here, so `onCheck` hears each one.
+    func append(_ check: ValidationCheck) {
+        report.checks.append(check)
+        onCheck?(check)
     }
 
     /// The checks in `checkNames` order; the ones never reached are skipped, naming the check that stopped them.

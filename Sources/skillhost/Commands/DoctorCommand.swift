@@ -57,11 +57,13 @@ enum DoctorCommand {
         Out.print("config: \(Out.safe(host.config.source ?? "none (defaults)"))")
         Out.print("registered: \(host.registry.skills.count) skills, \(host.registry.intentNames.count) intents")
         for f in folderProblems {
-            Out.print("\n✗ \(Out.safe(f.problem!))")
+            Out.print("")
+            Out.labelled("✗", .red, " \(Out.safe(f.problem!))")
             if let h = f.hint { Out.print("  fix: \(Out.safe(h))") }
         }
         for r in refusals {
-            Out.print("\n✗ refused [\(r.reason.rawValue)] \(Out.safe(r.message))")
+            Out.print("")
+            Out.labelled("✗ refused", .red, " [\(r.reason.rawValue)] \(Out.safe(r.message))")
             if let h = r.hint { Out.print("  fix: \(Out.safe(h))") }
         }
         for s in host.scan.shadowed {
@@ -73,15 +75,18 @@ enum DoctorCommand {
                       "\n  calls go to \(Out.safe(c.bindings[0].skill.id))\n  fix: if that is not what you want, raise the priority of the other skill or remove one")
         }
         for p in stateProblems {
-            Out.print("\n✗ \(Out.safe(p.message))\n  fix: \(Out.safe(p.hint))")
+            Out.print("")
+            Out.labelled("✗", .red, " \(Out.safe(p.message))\n  fix: \(Out.safe(p.hint))")
         }
         for u in unhealthy {
-            Out.print("\n✗ \(Out.safe(u.id)) is \(u.health.state.rawValue) since \(TimeText.rfc3339(u.health.since)): \(Out.safe(u.health.reason))" +
+            Out.print("")
+            Out.labelled("✗", .red, " \(Out.safe(u.id)) is \(u.health.state.rawValue) since \(TimeText.rfc3339(u.health.since)): \(Out.safe(u.health.reason))" +
                       "\n  counters: \(u.health.calls) calls, \(u.health.failures) failures, \(u.health.crashes) crashes, \(u.health.timeouts) timeouts" +
                       "\n  fix: \(Out.safe(u.fix))")
         }
         for n in sandboxNotes { Out.print("\n! \(Out.safe(n.message))\n  fix: \(Out.safe(n.fix))") }
-        Out.print(problems == 0 ? "\nNo problems found." : "\n\(problems) problem\(problems == 1 ? "" : "s") found.")
+        Out.print("")
+        if problems == 0 { Out.labelled("No problems found.", .green, "") } else { Out.labelled("\(problems) problem\(problems == 1 ? "" : "s") found.", .red, "") }
         return problems == 0 ? 0 : 1
     }
 }

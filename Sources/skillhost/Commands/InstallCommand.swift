@@ -14,7 +14,9 @@ enum InstallCommand {
         case .failure(let stop): return stop.code
         case .success(let g): grant = g
         }
-        let (report, outcome) = host.install(file: file, force: force)
+        let (report, outcome) = LiveLine.during("⋯ install \(file): validating") { live in
+            host.install(file: file, force: force, onCheck: { live.update("⋯ install: " + ValidateCommand.progress(after: $0, file: file).dropFirst(2)) })
+        }
         switch outcome {
         case .failure(.error(let e)): return Out.fail(e, json: json)
         case .failure(.failedValidation(let r)):

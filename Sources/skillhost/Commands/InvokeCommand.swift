@@ -40,11 +40,23 @@ enum InvokeCommand {
         var request = InvokeRequest(intent: intent, input: input, caller: caller, timeoutMs: timeout, cancellation: cancellation)
         request.confirmed = args.flag("--yes")
         request.idempotencyKey = args.values["--idempotency-key"]
+        // On a terminal: the skill's own progress reports as they come, else after a moment a line
+        // saying the call is still running.
+        let live = LiveLine("⋯ \(intent)")
+        request.progress = { step, total, message in
+            live.update("⋯ \(intent) \(step)/\(total)" + (message.map { " " + $0 } ?? ""), now: true)
+        }
         var outcome = host.invokeAndWait(request)
+        live.finish()
         if case .failure(let e) = outcome, e.needsConfirmation, caller == .human,
            askOnTerminal("Run destructive intent \(intent) of skill \(e.skillID ?? "?")? [y/N] ") {
             request.confirmed = true
+            let again = LiveLine("⋯ \(intent)")
+            request.progress = { step, total, message in
+                again.update("⋯ \(intent) \(step)/\(total)" + (message.map { " " + $0 } ?? ""), now: true)
+            }
             outcome = host.invokeAndWait(request)
+            again.finish()
         }
         switch outcome {
         case .failure(let e):

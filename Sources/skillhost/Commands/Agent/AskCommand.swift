@@ -37,7 +37,7 @@ enum AskCommand {
         if caller == .human {
             let prompts = Mutex(0)
             confirm = { intent, skill in
-                prompts.withLock { _ -> Bool in askOnTerminal("\r\u{1B}[KRun destructive intent \(intent) of skill \(skill)? [y/N] ") }
+                prompts.withLock { _ -> Bool in askOnTerminal((Terminal.live ? "\r\u{1B}[K" : "") + "Run destructive intent \(intent) of skill \(skill)? [y/N] ") }
             }
         }
         let response = wait(engine.start(request, cancellation: cancellation, confirm: confirm), live: live)
