@@ -33,6 +33,18 @@ public struct SkillInput: Sendable {
         }
     }
 
+    /// Refuses a member of the input object that is not in `fields`, as an input schema with
+    /// `"additionalProperties": false` says (the host checks the schema first; `skillhost validate`
+    /// sends such input straight to the skill and warns when it is accepted).
+    ///
+    /// - Throws: `SkillError.invalidInput` naming the first unknown field and the accepted ones.
+    public func checkFields(_ fields: Set<String>) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] else { return }
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+            throw SkillError.invalidInput("unknown field \"\(unknown)\": this intent accepts \(fields.sorted().map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+    }
+
     /// Rule validation the schema cannot express: throws `SkillError.invalidInput(message())` when
     /// `condition` is false. Example: `try input.check(from <= to, "field \"from\" must not be after \"to\"")`.
     public func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {

@@ -40,6 +40,9 @@ final class NewSkillTests: EndToEndTestCase {
 
         XCTAssertEqual(o["library"] as? String, project + "/.build/release/libHelloWorldSkill.so")
         let library = project + "/.build/debug/libHelloWorldSkill.so"
+        try assertValidatesWithoutWarnings(library)
+        let readme = try String(contentsOfFile: project + "/README.md", encoding: .utf8)
+        XCTAssertFalse(readme.contains("`skillhost list` shows"), "list does not show the toolchain; --version does: \(readme)")
         let installed = skillhost("install", library, "--json")
         XCTAssertEqual(installed.exitCode, 0, "installed with no other step: \(installed.summary)")
         let english = try assertInvokeOK(invoke("hello_world.greet", #"{"name":"Ada"}"#), skill: "com.example.hello-world")
@@ -61,6 +64,7 @@ final class NewSkillTests: EndToEndTestCase {
         XCTAssertEqual(make.exitCode, 0, make.summary)
         XCTAssertTrue(make.stdout.contains("-Werror -pedantic"), make.stdout)
         let library = project + "/libtiny-c.so"
+        try assertValidatesWithoutWarnings(library)
         let installed = skillhost("install", library, "--json")
         XCTAssertEqual(installed.exitCode, 0, installed.summary)
 
@@ -73,6 +77,15 @@ final class NewSkillTests: EndToEndTestCase {
         extraEnvironment["LC_ALL"] = "zh_CN.UTF-8"
         let chinese = try assertInvokeOK(invoke("tiny_c.greet", #"{"name":"小明"}"#), skill: "org.example.tiny")
         XCTAssertEqual(chinese as? [String: String], ["greeting": "你好，小明！"], "the caller's locale from the call context")
+    }
+
+    /// A fresh scaffold passes the project's own validator with every check PASS (no WARN).
+    func assertValidatesWithoutWarnings(_ library: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = skillhost("validate", library, "--json")
+        XCTAssertEqual(r.exitCode, 0, r.summary, file: file, line: line)
+        let checks = try XCTUnwrap(try r.jsonObject()["checks"] as? [[String: Any]], r.summary, file: file, line: line)
+        let notPassed = checks.filter { $0["status"] as? String != "pass" }
+        XCTAssertTrue(notPassed.isEmpty, "checks not passed: \(notPassed)", file: file, line: line)
     }
 
     func testNewRefusesBadNamesAndNonEmptyFolders() throws {

@@ -138,6 +138,36 @@ enum CTemplate {
         return 0;
     }
 
+    /* Copies into `out` the first member name of the top-level JSON object `json` that is not in
+     * `allowed` (a NULL-terminated list). Returns 1 when there is one, 0 when every member is allowed. */
+    static int json_unknown_member(const char *json, const char *const *allowed, char *out, size_t cap)
+    {
+        const char *p = json;
+        int depth = 0;
+        while (*p) {
+            if (*p == '{' || *p == '[') { depth++; p++; continue; }
+            if (*p == '}' || *p == ']') { depth--; p++; continue; }
+            if (*p != '"') { p++; continue; }
+            const char *s = ++p;
+            while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
+            if (!*p) return 0;
+            size_t len = (size_t)(p - s);
+            p++;
+            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+            if (depth != 1 || *p != ':') continue;
+            int known = 0;
+            for (const char *const *a = allowed; *a; a++)
+                if (strlen(*a) == len && strncmp(s, *a, len) == 0) known = 1;
+            if (!known) {
+                size_t n = len < cap - 1 ? len : cap - 1;
+                memcpy(out, s, n);
+                out[n] = '\0';
+                return 1;
+            }
+        }
+        return 0;
+    }
+
     /* Writes `in` as the inside of a JSON string (quotes, backslashes and control characters escaped). */
     static void json_escape(const char *in, char *out, size_t cap)
     {
@@ -170,7 +200,15 @@ enum CTemplate {
             return;
         }
         /* The host checks the schema first; the skill checks it too (`skillhost validate` sends input
-         * that breaks it): answer SKH_STATUS_INVALID_INPUT naming the field, never crash or guess. */
+         * that breaks it): answer SKH_STATUS_INVALID_INPUT naming the field, never crash or guess.
+         * The schema says "additionalProperties": false, so a member it does not name is refused. */
+        static const char *const fields[] = {"name", "language", NULL};
+        char unknown[64], message[160];
+        if (json_unknown_member(call->input_json, fields, unknown, sizeof unknown)) {
+            snprintf(message, sizeof message, "unknown field \"%s\": expected only \"name\" and \"language\"", unknown);
+            call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, message);
+            return;
+        }
         if (json_string_member(call->input_json, "name", name, sizeof name) != 1 || name[0] == '\0' || utf8_length(name) > 200) {
             call->complete(call, SKH_STATUS_INVALID_INPUT, NULL, 0, "field \"name\": expected a non-empty string of at most 200 characters");
             return;

@@ -79,6 +79,7 @@ enum SwiftTemplate {
         func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
             switch input.intent {
             case "{{NS}}.greet":
+                try input.checkFields(["name", "language"])  // the schema's additionalProperties: false
                 let params = try input.decode(GreetInput.self)  // wrong input → SkillError.invalidInput naming the field
                 // The host checks the schema first; the skill checks it too (`skillhost validate` sends
                 // input that breaks it), plus the rules a schema cannot say.
@@ -154,8 +155,8 @@ enum SwiftTemplate {
         skillhost install .build/release/lib{{PRODUCT}}.so     # validates, then moves it into the skill folder atomically
         skillhost invoke {{NS}}.greet --input '{"name":"Ada"}' --json
 
-    Build with the same Swift toolchain as the host (`swift --version`, and `skillhost list` shows the
-    host's); a skill built by another Swift version is refused with a message naming both.
+    Build with the same Swift toolchain as the host (`swift --version`, and `skillhost --version` shows
+    the host's); a skill built by another Swift version is refused with a message naming both.
 
     ## Make it yours
 
