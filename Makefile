@@ -13,7 +13,7 @@ MCP_VENV   := .build/mcp-venv
 CAL_VENV   := .build/calendar-venv
 
 .PHONY: all build build-debug c-skills mail-skill install-skills demo test bench clean mcp-venv \
-        compare-calendar bench-calendar calendar-venv
+        compare-calendar bench-calendar calendar-venv install deb
 
 all: build
 
@@ -30,6 +30,19 @@ mail-skill:
 build-debug:
 	$(SWIFT) build
 	$(MAKE) -s -C Plugins/UnitsSkill OUT=$(DEBUG)
+
+# `make install PREFIX=/usr/local [DESTDIR=…]`: the binaries with the Swift runtime beside them
+# (lib/skillhost, RUNPATH $ORIGIN-relative), the bundled skills in the system skill folder
+# (lib/skillhost/skills.d), skillhost.h + skillhost.pc, the SDK for `skillhost new`, the man page and
+# the bash/zsh/fish completions (scripts/install.sh). `make deb`: the same as a Debian package in
+# .build/deb/ (scripts/deb.sh; needs patchelf and dpkg-dev).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+install: build
+	bash scripts/install.sh $(RELEASE) $(PREFIX) "$(DESTDIR)" $(abspath $(MAIL_SKILL))
+
+deb: build
+	bash scripts/deb.sh $(RELEASE) .build/deb $(abspath $(MAIL_SKILL))
 
 # Validates each bundled skill and moves it into $(SKILLS_DIR) atomically (skillhost install).
 # Consent is given with --grant all and recorded in $(INSTALL_CONFIG), not in your own config; the demo's

@@ -84,6 +84,9 @@ final class ChildProcess {
         // wrote to stderr. `extra` adds or replaces variables (a worker's TZ: see `WorkerSettings.timeZone`).
         var env = base ?? ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
+        if let runtime = shippedRuntime {
+            env["LD_LIBRARY_PATH"] = runtime + (env["LD_LIBRARY_PATH"].map { ":" + $0 } ?? "")
+        }
         for (k, v) in extra { env[k] = v }
         let envp = env.map { strdup("\($0.key)=\($0.value)") }
         defer { envp.forEach { free($0) } }
@@ -95,6 +98,16 @@ final class ChildProcess {
         }
         return child
     }
+
+    /// The Swift runtime shipped beside an installed skillhost (PREFIX/lib/skillhost, see
+    /// scripts/install.sh), when this is one. Children get it first on LD_LIBRARY_PATH: a skill is
+    /// loaded through /proc/self/fd/N, where a RUNPATH of `$ORIGIN` means nothing, so the libraries
+    /// a Swift skill needs beyond those the worker already loaded (Foundation) are found there — the
+    /// same runtime as the host's and the worker's, one copy per process.
+    static let shippedRuntime: String? = {
+        let dir = PathText.directory(of: executableDirectory()) + "/lib/skillhost"
+        return FileManager.default.fileExists(atPath: dir + "/libswiftCore.so") ? dir : nil
+    }()
 
     /// Starts a scan process (the layout described above), with `passing` as its fds 4, 5, ….
     init(executable: String, arguments: [String], passing: [Int32] = []) throws(SkillError) {

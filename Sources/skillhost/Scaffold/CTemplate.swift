@@ -14,7 +14,9 @@ enum CTemplate {
     #   make            builds lib{{NAME}}.so from {{NAME}}.c and skillhost.h (the whole ABI, nothing to link)
     #   make check      runs skillhost's conformance validator on it
     #   make install    validates it and moves it into the skill folder atomically
-    SKILLHOST_INCLUDE ?= {{SDK}}/Sources/SkillABI/include
+    # The header: from an installed skillhost (pkg-config), else the SDK this project was made from;
+    # `make SKILLHOST_CFLAGS=-I/path/to/include` chooses.
+    SKILLHOST_CFLAGS ?= $(shell pkg-config --cflags skillhost 2>/dev/null || echo -I{{SDK}}/Sources/SkillABI/include)
     SKILLHOST ?= skillhost
     CC ?= cc
     CFLAGS ?= -O2 -g
@@ -23,8 +25,8 @@ enum CTemplate {
 
     all: $(LIB)
 
-    $(LIB): {{NAME}}.c $(SKILLHOST_INCLUDE)/skillhost.h
-    	$(CC) $(CFLAGS) -I$(SKILLHOST_INCLUDE) -shared -o $@ {{NAME}}.c
+    $(LIB): {{NAME}}.c
+    	$(CC) $(CFLAGS) $(SKILLHOST_CFLAGS) -shared -o $@ {{NAME}}.c
 
     check: $(LIB)
     	$(SKILLHOST) validate ./$(LIB)
@@ -284,8 +286,9 @@ enum CTemplate {
     # {{TITLE}}
 
     A skill for skillhost, in C: `{{ID}}`, intent `{{NS}}.greet`. The only dependency is the header
-    `skillhost.h` (the Makefile finds it in the skillhost checkout; `make SKILLHOST_INCLUDE=DIR` points
-    elsewhere). It compiles as C99 with `-Wall -Wextra -Werror -pedantic`.
+    `skillhost.h` (the Makefile asks `pkg-config --cflags skillhost` of an installed skillhost, else uses
+    the SDK it was made from; `make SKILLHOST_CFLAGS=-IDIR` points elsewhere). It compiles as C99 with
+    `-Wall -Wextra -Werror -pedantic`.
 
     ## Build, check, install
 

@@ -5,8 +5,8 @@ import SkillHostCore
 /// `skillhost new NAME [--lang swift|c] [--dir DIR] [--id ID] [--vendor NAME] [--sdk PATH] [--json]`:
 /// writes a standalone skill project into DIR/NAME (DIR defaults to the current folder), for a team
 /// that builds skills outside this repository. Refuses to write into a folder that exists and is not
-/// empty. The project refers to the SDK (SkillKit, or the header for C) in a skillhost checkout: `--sdk`,
-/// else `$SKILLHOST_SDK`, else the checkout this `skillhost` was built in.
+/// empty. The project refers to the SDK (SkillKit, or the header for C): `--sdk`, else `$SKILLHOST_SDK`,
+/// else the checkout this `skillhost` was built in, else the installed one (see `locateSDK`).
 enum NewCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
@@ -18,8 +18,8 @@ enum NewCommand {
         case .success(let n): names = n
         }
         guard let sdk = locateSDK(explicit: args.values["--sdk"]) else {
-            return Out.fail(SkillError(.invalidInput, "cannot find the skillhost SDK (a checkout with Sources/SkillKit and Sources/SkillABI/include/skillhost.h)",
-                                       hint: "pass --sdk PATH (or set SKILLHOST_SDK) to a skillhost checkout"), json: json)
+            return Out.fail(SkillError(.invalidInput, "cannot find the skillhost SDK (a checkout, or PREFIX/share/skillhost/sdk of an install, with Sources/SkillKit and Sources/SkillABI/include/skillhost.h)",
+                                       hint: "pass --sdk PATH (or set SKILLHOST_SDK) to a skillhost checkout or an installed PREFIX/share/skillhost/sdk"), json: json)
         }
         let project = PathText.absolute((args.values["--dir"] ?? ".") + "/" + name)
         if let existing = try? FileManager.default.contentsOfDirectory(atPath: project), !existing.isEmpty {
@@ -60,8 +60,9 @@ enum NewCommand {
         return 0
     }
 
-    /// A skillhost checkout: `--sdk`, `$SKILLHOST_SDK`, or the first folder above this executable that
-    /// holds Package.swift, Sources/SkillKit and the ABI header (a skillhost built from source).
+    /// The SDK (a SwiftPM package with SkillKit and the ABI header): `--sdk`, `$SKILLHOST_SDK`, the
+    /// first folder above this executable that holds one (a skillhost built from source), else the
+    /// installed one, PREFIX/share/skillhost/sdk (PREFIX: the folder above this executable's).
     static func locateSDK(explicit: String?) -> String? {
         func isSDK(_ dir: String) -> Bool {
             ["Package.swift", "Sources/SkillKit", "Sources/SkillABI/include/skillhost.h"].allSatisfy {
@@ -77,6 +78,7 @@ enum NewCommand {
             if isSDK(dir) { return dir }
             dir = PathText.directory(of: dir)
         }
-        return nil
+        let installed = PathText.directory(of: executableDirectory()) + "/share/skillhost/sdk"
+        return isSDK(installed) ? installed : nil
     }
 }
