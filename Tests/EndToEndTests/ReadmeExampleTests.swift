@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The C skill the README shows, built and used exactly as the README says: compiled with cc against
+/// The C skill Docs/Writing-Skills.md shows, built and used exactly as it says: compiled with cc against
 /// the header alone (with -pedantic -Werror, and the header as C++ too), installed, invoked.
 final class ReadmeExampleTests: EndToEndTestCase {
     func testTheREADMECSkillBuildsInstallsAndAnswers() throws {

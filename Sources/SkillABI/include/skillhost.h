@@ -10,7 +10,7 @@
  * symbol. Only C types and UTF-8 JSON text cross this boundary.
  *
  * ---------------------------------------------------------------------------------------------------
- * Versioning (README "ABI and versioning" has the full rules and the history)
+ * Versioning (Docs/ABI.md, "ABI and versioning", has the full rules and the history)
  *
  * The ABI has a MAJOR.MINOR version (SKH_ABI_VERSION_MAJOR / _MINOR below).
  *   - A minor version only ever adds: new fields at the END of a struct, new flag bits, new host

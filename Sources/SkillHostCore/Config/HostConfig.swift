@@ -147,7 +147,7 @@ public struct HostConfig: Sendable {
 }
 
 /// Limits of the worker processes skills run in (config member `"workers"`). They catch faulty skills;
-/// they are not a sandbox (see the README's "Isolation" section). 0 turns a limit off.
+/// they are not a sandbox (see Docs/Isolation.md). 0 turns a limit off.
 public struct WorkerSettings: Sendable, Equatable {
     /// Address space (RLIMIT_AS) of one worker, in MiB. Default 1024.
     public var memoryLimitMB = 1024

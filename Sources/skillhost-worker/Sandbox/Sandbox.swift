@@ -120,7 +120,7 @@ enum SystemPaths {
             // exist can name, so /proc is readable. Another process's memory, environment, file
             // descriptors and maps stay closed: Landlock refuses ptrace-class access to processes
             // outside the worker's domain, and the host is not dumpable. What /proc shows of other
-            // processes to any user (command lines, status) is visible (README "Isolation").
+            // processes to any user (command lines, status) is visible (Docs/Isolation.md).
             "/proc", "/sys/devices/system/cpu",
             "/dev/urandom", "/dev/random",
         ]
