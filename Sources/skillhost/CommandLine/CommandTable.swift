@@ -14,7 +14,7 @@ enum CommandTable {
                    "Config file (default: $SKILLHOST_CONFIG, else $XDG_CONFIG_HOME/skillhost/config.json)"),
         OptionSpec("--scan-timeout", value: "MS", "Deadline for reading one skill's manifest, in milliseconds (default 5000)"),
         OptionSpec("--color", value: "WHEN", completion: .choices(["auto", "always", "never"]),
-                   "Colour and live progress: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never"),
+                   "Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never"),
         OptionSpec("--json", "j", "Machine-readable output on stdout; errors too, as {\"ok\":false,\"error\":{…}}"),
         OptionSpec("--help", "h", "Help for the command"),
     ]

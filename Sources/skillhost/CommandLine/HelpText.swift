@@ -42,12 +42,29 @@ enum HelpText {
         return parts.joined(separator: "\n\n")
     }
 
-    /// "TITLE:" and one aligned line per option.
+    /// "TITLE:" and one aligned entry per option, its help wrapped to the terminal's width (100
+    /// columns when not a terminal) under itself.
     static func options(_ title: String, _ list: [OptionSpec]) -> String {
         let width = list.map(\.label.count).max() ?? 0
+        let indent = width + 4
+        let room = max(30, (Terminal.width ?? 100) - indent)
         return title + ":\n" + list.map { o in
-            "  " + o.label.padding(width) + "  " + o.help + (o.repeatable ? " (repeatable)" : "")
+            let lines = wrap(o.help + (o.repeatable ? " (repeatable)" : ""), room)
+            return "  " + o.label.padding(width) + "  " + lines.joined(separator: "\n" + String(repeating: " ", count: indent))
         }.joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole).
+    static func wrap(_ text: String, _ width: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
     }
 }
 
