@@ -37,6 +37,16 @@ final class FeedbackTests: EndToEndTestCase {
         XCTAssertTrue(tty.stdout.contains("sleptMs"), tty.summary)
     }
 
+    /// A skill whose initializer hangs holds the scan until its deadline: the terminal hears why.
+    func testASlowScanSaysSoOnATerminal() throws {
+        try addSkill("init_hang.so")
+        let tty = onTerminal(["list", "--scan-timeout", "1200"])
+        XCTAssertEqual(tty.exitCode, 0, tty.summary)
+        XCTAssertTrue(tty.stdout.contains("⋯ scanning the skill folders ("), tty.summary)
+        let piped = skillhost("list", "--scan-timeout", "1200")
+        XCTAssertFalse(piped.stderr.contains("scanning"), piped.summary)
+    }
+
     func testDumbTerminalGetsPlainTextOnly() throws {
         try addSkill("progress.so")
         try addSkill("slow.so")
