@@ -6,7 +6,7 @@ import XCTest
 /// opened, and an mbox with quoted `From ` lines and CRLF line ends read by both mail intents.
 /// Uses the release libMailSkill.so that `make test` builds (SKILLHOST_MAIL_SKILL).
 final class MailRealClientTests: EndToEndTestCase {
-    let fixtures = E2E.packageRoot + "/Plugins/MailSkill/Tests/Fixtures"
+    let mailFixtures = E2E.packageRoot + "/Plugins/MailSkill/Tests/Fixtures"
     var mail = ""
 
     override func setUpWithError() throws {
@@ -19,7 +19,7 @@ final class MailRealClientTests: EndToEndTestCase {
         mail = work + "/mail"
         for d in ["cur", "new", "tmp"] { try FileManager.default.createDirectory(atPath: mail + "/Maildir/" + d, withIntermediateDirectories: true) }
         for (n, name) in ["raw-gbk.eml", "raw-big5.eml", "forwarded.eml"].enumerated() {
-            try FileManager.default.copyItem(atPath: fixtures + "/" + name, toPath: mail + "/Maildir/new/17956\(n)0000.M\(n)P1.fixture")
+            try FileManager.default.copyItem(atPath: mailFixtures + "/" + name, toPath: mail + "/Maildir/new/17956\(n)0000.M\(n)P1.fixture")
         }
         // An mbox as a POSIX mailer writes it: CRLF lines, a quoted ">From " body line, no final newline.
         let mbox = "From ada@example.com Tue Nov 24 09:00:00 2026\r\nFrom: Ada <ada@example.com>\r\nSubject: first\r\n"
