@@ -4,7 +4,8 @@
     python3 scripts/open-meteo-server.py [--samples DIR] [--log FILE] [--port N]
 
 Prints the port it listens on (127.0.0.1) as its first line, then serves until killed:
-  GET /v1/forecast?…   the sample forecast (DIR/v1/forecast), whatever the coordinates
+  GET /v1/forecast?…   the sample forecast (DIR/v1/forecast) with the requested latitude/longitude put in
+                       (the days are the sample's wherever the place is)
   GET /v1/search?name=…&count=…&language=…&format=json
                        the answer listed for the name in DIR/v1/search.json (case and accents ignored),
                        cut to `count`; a name not listed gets the real service's empty answer
@@ -55,7 +56,12 @@ def main():
             url = urllib.parse.urlsplit(self.path)
             params = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query, keep_blank_values=True).items()}
             if url.path == "/v1/forecast":
-                return self.reply(200, forecast)
+                answer = json.loads(forecast)
+                try:
+                    answer["latitude"], answer["longitude"] = float(params["latitude"]), float(params["longitude"])
+                except (KeyError, ValueError):
+                    pass
+                return self.reply(200, json.dumps(answer, ensure_ascii=False).encode("utf-8"))
             if url.path == "/v1/search":
                 if "name" not in params:
                     return self.reply(400, b'{"error":true,"reason":"Parameter \'name\' is required"}')

@@ -65,6 +65,7 @@ final class WeatherPlaceNameTests: EndToEndTestCase {
         let r = try forecast(#"{"place":"Tokyo","days":2}"#)
         XCTAssertEqual(r["place"] as? String, "Tokyo, Japan")
         XCTAssertEqual((r["location"] as? [String: Any])?["latitude"] as? Double, 35.6895)
+        XCTAssertEqual(r["longitude"] as? Double, 139.69171, "the forecast was asked for Tokyo's coordinates")
         XCTAssertEqual((r["days"] as? [Any])?.count, 2)
         XCTAssertEqual(searches, ["/v1/search?name=Tokyo&count=10&language=en&format=json"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: cacheFile), "the cache is in the skill's data folder")
