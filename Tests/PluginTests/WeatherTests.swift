@@ -451,6 +451,8 @@ final class WeatherTests: XCTestCase {
         error = await skillError(#"{"place":"office"}"#, baseURL: server.baseURL)
         guard case .unavailable(let down)? = error else { return XCTFail("expected unavailable (geocoding down), got \(String(describing: error))") }
         XCTAssertTrue(down.contains("/v1/search?name=office&count=10&language=en&format=json failed: "), down)
+        error = await skillError(#"{"place":"home","plcae":"Tokyo"}"#, baseURL: server.baseURL)
+        XCTAssertEqual(error, .invalidInput("unknown field \"plcae\"; the input takes latitude, longitude, place, days"))
         error = await skillError(#"{"latitude":"north","longitude":1}"#, baseURL: server.baseURL)
         guard case .invalidInput(let decodeMessage)? = error else { return XCTFail("expected invalidInput, got \(String(describing: error))") }
         XCTAssertTrue(decodeMessage.contains("latitude"), decodeMessage)

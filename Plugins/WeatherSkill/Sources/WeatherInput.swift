@@ -32,6 +32,18 @@ public struct WeatherInput: Decodable, Sendable, Equatable {
         self.place = place
         self.days = days
     }
+
+    /// The members the input schema allows (it has `"additionalProperties": false`).
+    public static let fields = ["latitude", "longitude", "place", "days"]
+
+    /// Fails closed on members the schema does not allow, as the host would have (a caller that skips
+    /// the host's schema check must not have a typo taken for "no such field").
+    public static func checkFields(_ json: [UInt8]) throws(WeatherError) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] else { return }
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+            throw .invalidInput("unknown field \"\(unknown)\"; the input takes \(fields.joined(separator: ", "))")
+        }
+    }
 }
 
 /// A named location in the config.

@@ -23,6 +23,7 @@ struct WeatherSkill: AgentSkill {
         guard input.intent == WeatherIntents.forecast else {
             throw SkillError.invalidInput("unknown intent \"\(input.intent)\"")
         }
+        do { try WeatherInput.checkFields(input.json) } catch { throw error.skillError }
         let params = try input.decode(WeatherInput.self)
         let service = try makeService(context)
         let forecast: (output: WeatherForecastOutput, message: String)
