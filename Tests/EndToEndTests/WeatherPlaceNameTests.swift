@@ -55,7 +55,7 @@ final class WeatherPlaceNameTests: EndToEndTestCase {
     }
 
     func testTokyoInASandboxedWorkerThenFromTheCache() throws {
-        let list = try skillhost("list", "--json").jsonArray()
+        let list = try skillhost("list", "--json").listedSkills()
         let skill = try XCTUnwrap(list.first("id", "dev.skillhost.weather"))
         XCTAssertEqual(skill["isolation"] as? String, "process")
         XCTAssertEqual(skill["sandbox"] as? String, "full", "\(skill)")
