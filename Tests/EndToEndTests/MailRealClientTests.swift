@@ -37,7 +37,7 @@ final class MailRealClientTests: EndToEndTestCase {
     }
 
     func testRawChineseHeadersAreGuessedInsideTheSandbox() throws {
-        let list = try skillhost("list", "--json").jsonArray()
+        let list = try skillhost("list", "--json").listedSkills()
         XCTAssertEqual(list.first("id", "dev.skillhost.mail")?["sandbox"] as? String, "full")
         let r = try triage(mail + "/Maildir")
         let messages = r["messages"] as? [[String: Any]] ?? []
