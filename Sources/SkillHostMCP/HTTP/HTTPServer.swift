@@ -177,6 +177,9 @@ public final class HTTPServer: Sendable {
         var head: (HTTPRequest, bodyLength: Int, end: Int)?
         while true {
             if head == nil, let end = HTTPRequestParser.headEnd(buffer) {
+                guard end <= limits.maxHead else {
+                    return .failure(HTTPRequestError(431, "Request Header Fields Too Large: the request head is over \(limits.maxHead) bytes"))
+                }
                 do {
                     let (r, length) = try HTTPRequestParser.parseHead(buffer[..<end], maxBody: limits.maxBody)
                     head = (r, length, end)
