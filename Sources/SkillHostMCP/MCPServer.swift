@@ -177,6 +177,7 @@ public final class MCPServer: Sendable {
         let token = params["_meta"]?["progressToken"]
         inFlight(id, session, reply) { [self] caller, cancellation in
             var request = InvokeRequest(intent: address, input: arguments.serialized, caller: caller, cancellation: cancellation)
+            request.session = session.auditName
             if let token, JSONRPC.validID(token) {
                 request.progress = { step, total, message in
                     var p = JSONObject([("progressToken", token), ("progress", .int(Int64(step)))])

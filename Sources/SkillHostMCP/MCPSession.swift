@@ -34,8 +34,9 @@ public final class MCPSession: Sendable {
         state = Mutex(State(channel: channel))
     }
 
-    /// The caller every call of this session runs as: the agent host the client named in `initialize`.
-    var caller: Caller { .agent(host: state.withLock { $0.clientName }) }
+    /// The session in audit lines: the first 12 characters of its id (enough to tell sessions apart,
+    /// not enough to use the id); nil for stdio.
+    var auditName: String? { id.map { String($0.prefix(12)) } }
 
     /// Sends a message that answers no request, if the client has a channel open for it.
     func sendUnrequested(_ message: JSON) {

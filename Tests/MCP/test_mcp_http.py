@@ -280,6 +280,40 @@ class McpHttpTests(HttpTestCase):
             self.assertTrue(bad.is_error)
             self.assertIn('"text"', bad.content[0].text)
 
+    async def wait_for_cancelled(self, count):
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and len([l for l in self.audit() if l["outcome"] == "cancelled"]) < count:
+            await asyncio.sleep(0.05)
+        return [l for l in self.audit() if l["intent"] == "fixture.slow"]
+
+    async def test_cancelling_a_call_by_notification_or_by_closing_its_stream(self):
+        for f in ["echo_c.so", "slow.so"]:
+            self.add(os.path.join(FIXTURES, f))
+        server = self.start()
+        async with self.client(server.url) as s:
+            task = asyncio.create_task(s.call_tool("fixture-slow", {"ms": 20000}))
+            await asyncio.sleep(0.5)
+            started = time.monotonic()
+            await s.send_ping()
+            self.assertLess(time.monotonic() - started, 0.5, "ping is answered while the slow call runs")
+            task.cancel()  # the client sends notifications/cancelled in its own POST
+            with self.assertRaises(asyncio.CancelledError):
+                await task
+            self.assertEqual([l["outcome"] for l in await self.wait_for_cancelled(1)], ["cancelled"])
+        headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+                   "Authorization": f"Bearer {self.token}"}
+        async with httpx2.AsyncClient() as h:
+            init = await h.post(server.url, headers=headers, json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+            sid = init.headers["mcp-session-id"]
+            call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "fixture-slow", "arguments": {"ms": 20000}}}
+            async with h.stream("POST", server.url, headers={**headers, "Mcp-Session-Id": sid}, json=call) as r:
+                self.assertEqual(r.headers["content-type"], "text/event-stream")
+                await asyncio.sleep(0.5)
+            # Leaving the block closed the stream: the server cancels the call.
+        outcomes = [l["outcome"] for l in await self.wait_for_cancelled(2)]
+        self.assertEqual(outcomes, ["cancelled", "cancelled"], "both calls ended long before 20 s")
+
     async def test_list_changed_reaches_every_connected_client(self):
         self.add(os.path.join(FIXTURES, "echo_c.so"))
         server = self.start()
@@ -299,8 +333,9 @@ class McpHttpTests(HttpTestCase):
             r = await b.call_tool("fixture-noise", {})
             self.assertEqual(r.structured_content, {"quiet": True})
             await a.call_tool("fixture-echo", {"text": "x"})
-        hosts = [l["agentHost"] for l in self.audit()]
-        self.assertEqual(hosts, ["second", "first"], "each session is its own caller")
+        lines = self.audit()
+        self.assertEqual([l["agentHost"] for l in lines], ["second", "first"], "each session is its own caller")
+        self.assertEqual(len({l["session"] for l in lines}), 2, "each session is named in the audit line")
 
     async def test_without_the_token_the_answer_is_401(self):
         self.add(os.path.join(FIXTURES, "echo_c.so"))

@@ -22,6 +22,8 @@ public struct InvokeRequest: Sendable {
     /// `--idempotency-key`: a repeated key (same intent and input) within the configured window returns
     /// the first call's result instead of calling again (see `IdempotencyStore`).
     public var idempotencyKey: String?
+    /// The surface's name for the caller's session (an MCP HTTP session), written to the audit line.
+    public var session: String?
 
     public init(intent: String, input: String, caller: Caller, timeoutMs: Int? = nil,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil,

@@ -24,6 +24,7 @@ extension Invoker {
         guard config.policy.audit.enabled else { return }
         var o = JSONObject([("time", .string(TimeText.nowUTC())), ("caller", .string(request.caller.kind))])
         if case .agent(let host) = request.caller { o["agentHost"] = .string(host) }
+        if let session = request.session { o["session"] = .string(session) }
         o["intent"] = .string(record.binding?.intent.address ?? request.intent)
         if let b = record.binding {
             o["skill"] = .string((try? outcome.get())?.skillID ?? b.skill.id)
