@@ -171,12 +171,12 @@ public final class MCPServer: Sendable {
             return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
         }
         let arguments = params["arguments"] ?? .object(JSONObject())
-        guard case .object = arguments else {
+        guard case .object(let argumentObject) = arguments else {
             return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
         }
         let token = params["_meta"]?["progressToken"]
         inFlight(id, session, reply) { [self] caller, cancellation in
-            var request = InvokeRequest(intent: address, input: arguments.serialized, caller: caller, cancellation: cancellation)
+            var request = InvokeRequest(intent: address, arguments: argumentObject, caller: caller, cancellation: cancellation)
             request.session = session.auditName
             if let token, JSONRPC.validID(token) {
                 request.progress = { step, total, message in

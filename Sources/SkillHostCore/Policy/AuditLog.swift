@@ -9,11 +9,12 @@ import Synchronization
 /// Each line is one `write` to a descriptor opened with O_APPEND, so lines from concurrent calls and
 /// from separate processes never interleave; a short write (a full disk) is not continued by a second
 /// `write`, and every line starts on a new line: when the file does not end in a newline (a torn line
-/// of this or another process), a newline goes first, so a torn line never swallows the next one.
+/// of this or another process), a newline goes first, so a torn line never swallows the next one
+/// (the last byte is read only when the file's size is not where this process's last line ended).
 /// Readers (`entries`) skip a torn line. When the file grows past `maxBytes` it is rotated under
 /// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped). The size is counted
 /// as lines are written and read back (`fstat`), with the path's inode, at most once a second, so a
-/// line costs one system call; a process that still holds a file another one rotated notices within a
+/// line costs two system calls (`fstat`, `write`); a process that still holds a file another one rotated notices within a
 /// second and reopens. Thread-safe.
 final class AuditLog: Sendable {
     let path: String
@@ -25,6 +26,9 @@ final class AuditLog: Sendable {
         var inode: UInt64 = 0
         var size = 0
         var checkedAt = 0
+        /// The file's size right after this process's last complete line (-1: unknown): while the
+        /// file still has that size, it ends in a newline.
+        var cleanEnd = -1
     }
     private let state = Mutex(Open())
 
@@ -35,17 +39,20 @@ final class AuditLog: Sendable {
 
     deinit { state.withLock { if $0.fd >= 0 { close($0.fd) } } }
 
-    func record(_ entry: JSON) {
+    /// Appends one line: `line` is one JSON object's bytes, without the newline.
+    func record(line: [UInt8]) {
         guard settings.enabled else { return }
-        var line: [UInt8] = []
-        entry.write(to: &line)
+        var line = line
         line.append(0x0a)
         state.withLock { s in
             let now = Self.seconds()
             if s.fd < 0 || (now != s.checkedAt && Self.inode(path) != s.inode) { reopen(&s) }
             guard s.fd >= 0 else { return }
+            // The last byte is read only when the file is not where this process left it (another
+            // process appended, or a write of ours was short): a read per line would cost a system
+            // call and an atime update.
             var st = stat()
-            if fstat(s.fd, &st) == 0, st.st_size > 0 {
+            if fstat(s.fd, &st) == 0, st.st_size > 0, Int(st.st_size) != s.cleanEnd {
                 var last: UInt8 = 0
                 if pread(s.fd, &last, 1, st.st_size - 1) == 1, last != 0x0a { line.insert(0x0a, at: 0) }
             }
@@ -53,6 +60,11 @@ final class AuditLog: Sendable {
             repeat { n = line.withUnsafeBytes { write(s.fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
             if n != line.count {
                 HostLog.warning("cannot append to \(path): " + (n < 0 ? String(cString: strerror(errno)) : "only \(n) of \(line.count) bytes written (the next line starts on a new line)"))
+                s.cleanEnd = -1
+            } else {
+                // O_APPEND: the line ends where the file ended (seen by fstat, unless another process
+                // appended in between, which the next fstat notices) plus the line.
+                s.cleanEnd = Int(st.st_size) + n
             }
             s.size += max(n, 0)
             if now != s.checkedAt {
@@ -72,7 +84,7 @@ final class AuditLog: Sendable {
         if s.fd < 0 { HostLog.warning("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
         var st = stat()
         let ok = s.fd >= 0 && fstat(s.fd, &st) == 0
-        (s.inode, s.size, s.checkedAt) = (ok ? UInt64(st.st_ino) : 0, ok ? Int(st.st_size) : 0, Self.seconds())
+        (s.inode, s.size, s.checkedAt, s.cleanEnd) = (ok ? UInt64(st.st_ino) : 0, ok ? Int(st.st_size) : 0, Self.seconds(), -1)
     }
 
     private static func seconds() -> Int {
