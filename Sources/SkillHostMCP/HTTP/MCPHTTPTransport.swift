@@ -133,10 +133,7 @@ public final class MCPHTTPTransport: Sendable {
             let stream = c.startStream(sessionHeader)
             let key = id.serialized
             stream.onPeerClosed { session.state.withLock { $0.inFlight[key] }?.cancel() }
-            server.receive(incoming, session: session, reply: MCPReply(notify: { stream.send($0) }, finish: { m in
-                if let m { stream.send(m) }
-                stream.end()
-            }))
+            server.receive(incoming, session: session, reply: MCPReply(notify: { stream.send($0) }, finish: { stream.end(after: $0) }))
             return .streaming(stream)
         }
         let answer = Mutex<JSON?>(nil)
