@@ -39,10 +39,10 @@ public final class MCPServer: Sendable {
     // MARK: - Sessions
 
     /// Makes `session` one that announcements and log lines reach.
-    public func attach(_ session: MCPSession) { sessions.withLock { $0[ObjectIdentifier(session)] = session } }
+    func attach(_ session: MCPSession) { sessions.withLock { $0[ObjectIdentifier(session)] = session } }
 
     /// Forgets `session` and cancels its calls still running.
-    public func detach(_ session: MCPSession) {
+    func detach(_ session: MCPSession) {
         sessions.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(session)) }
         session.cancelAll()
     }
@@ -281,7 +281,7 @@ public final class MCPServer: Sendable {
     /// A log line: always on stderr; as `notifications/message` to each initialized session at or
     /// below that level, through `via` when given (the call's own reply) or else the session's channel.
     /// `session` nil: every attached session.
-    public func log(_ level: String, _ message: String, session: MCPSession? = nil, via: (@Sendable (JSON) -> Void)? = nil) {
+    func log(_ level: String, _ message: String, session: MCPSession? = nil, via: (@Sendable (JSON) -> Void)? = nil) {
         writeStandardError("skillhost mcp: \(level): \(message)\n")
         let i = Self.levels.firstIndex(of: level) ?? 1
         let note = JSONRPC.notification("notifications/message", .object(JSONObject([

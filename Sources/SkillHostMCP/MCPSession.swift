@@ -7,9 +7,9 @@ import Synchronization
 /// tools it last saw (to announce a change only when there is one), and where messages that answer no
 /// request go (`notifications/tools/list_changed`, log lines). The stdio transport has one session; the
 /// HTTP transport one per `Mcp-Session-Id`.
-public final class MCPSession: Sendable {
+final class MCPSession: Sendable {
     /// The `Mcp-Session-Id` (HTTP), or nil (stdio).
-    public let id: String?
+    let id: String?
 
     struct State {
         var initialized = false
@@ -29,7 +29,7 @@ public final class MCPSession: Sendable {
     let state: Mutex<State>
 
     /// A session whose messages without a request go to `channel` (nil: none yet).
-    public init(id: String? = nil, channel: (@Sendable (JSON) -> Void)? = nil) {
+    init(id: String? = nil, channel: (@Sendable (JSON) -> Void)? = nil) {
         self.id = id
         state = Mutex(State(channel: channel))
     }
@@ -60,11 +60,11 @@ public final class MCPSession: Sendable {
 /// Where the messages about one request go: notifications tied to it (its progress, the log lines of a
 /// call) through `notify`, then its response, exactly once, through `finish` (nil: a cancelled request,
 /// which gets no response).
-public struct MCPReply: Sendable {
-    public let notify: @Sendable (JSON) -> Void
-    public let finish: @Sendable (JSON?) -> Void
+struct MCPReply: Sendable {
+    let notify: @Sendable (JSON) -> Void
+    let finish: @Sendable (JSON?) -> Void
 
-    public init(notify: @escaping @Sendable (JSON) -> Void, finish: @escaping @Sendable (JSON?) -> Void) {
+    init(notify: @escaping @Sendable (JSON) -> Void, finish: @escaping @Sendable (JSON?) -> Void) {
         (self.notify, self.finish) = (notify, finish)
     }
 }
