@@ -48,7 +48,7 @@ extension Invoker {
         }
         if let key = request.idempotencyKey { l.key("idempotencyKey"); l.quoted(key) }
         l.key("durationMs")
-        JSON.double((Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e4).rounded() / 100).write(to: &l.bytes)
+        l.hundredths(Int((DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + 5_000) / 10_000))
         // The input only with its schema, which says what is secret; never without it.
         if let input = record.input, let b = record.binding, case .success(let schema) = schemas.schemas(b.skill, b.intent.address) {
             l.key("input"); AuditLog.shortened(schema.input.redacted(input)).write(to: &l.bytes)
