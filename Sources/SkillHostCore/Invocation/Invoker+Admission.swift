@@ -16,9 +16,11 @@ struct CallPlan: Sendable {
 }
 
 extension Invoker {
-    /// Admission: the input must be a JSON object (within `JSONLimits`), someone must serve the
-    /// intent, and the policy must let this caller call it. Fills `record` for the audit line.
+    /// Admission: the audit log must be writable (`AuditLog.refusal`), the input must be a JSON object
+    /// (within `JSONLimits`), someone must serve the intent, and the policy must let this caller call it.
+    /// Fills `record` for the audit line.
     func admit(_ request: InvokeRequest, start: DispatchTime, record: inout CallRecord) -> Result<CallPlan, SkillError> {
+        if let refusal = audit.refusal() { return .failure(refusal) }
         let timeout = request.timeoutMs ?? config.invokeTimeoutMs
         let input: JSON, inputBytes: [UInt8]
         switch request.input {

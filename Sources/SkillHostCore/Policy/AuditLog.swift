@@ -29,6 +29,8 @@ final class AuditLog: Sendable {
         /// The file's size right after this process's last complete line (-1: unknown): while the
         /// file still has that size, it ends in a newline.
         var cleanEnd = -1
+        /// Why the last line could not be appended (or the log opened), until a line is.
+        var problem: StateFile.Failure?
     }
     private let state = Mutex(Open())
 
@@ -47,7 +49,7 @@ final class AuditLog: Sendable {
         state.withLock { s in
             let now = Self.seconds()
             if s.fd < 0 || (now != s.checkedAt && Self.inode(path) != s.inode) { reopen(&s) }
-            guard s.fd >= 0 else { return }
+            guard s.fd >= 0 else { return }  // `problem` says why (reopen)
             // The last byte is read only when the file is not where this process left it (another
             // process appended, or a write of ours was short): a read per line would cost a system
             // call and an atime update.
@@ -59,9 +61,13 @@ final class AuditLog: Sendable {
             var n: Int
             repeat { n = line.withUnsafeBytes { write(s.fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
             if n != line.count {
-                HostLog.warning("cannot append to \(path): " + (n < 0 ? String(cString: strerror(errno)) : "only \(n) of \(line.count) bytes written (the next line starts on a new line)"))
+                let failure = n < 0 ? StateFile.Failure("append to", path)
+                                    : StateFile.Failure("append to", path, reason: "only \(n) of \(line.count) bytes written (the next line starts on a new line)")
+                HostLog.warning("\(failure); calls are refused until the audit log can be written")
+                s.problem = failure
                 s.cleanEnd = -1
             } else {
+                s.problem = nil
                 // O_APPEND: the line ends where the file ended (seen by fstat, unless another process
                 // appended in between, which the next fstat notices) plus the line.
                 s.cleanEnd = Int(st.st_size) + n
@@ -76,12 +82,39 @@ final class AuditLog: Sendable {
         }
     }
 
+    /// Why a call must not go ahead, if it must not: its audit line could not be written (the log
+    /// cannot be opened, or the last line could not be appended and the folder still has less than
+    /// 64 KiB free). Checked before every call while the log is on — a call nobody can account for is
+    /// not made (guarantees fail closed). Costs a lock while the log works.
+    func refusal() -> SkillError? {
+        guard settings.enabled else { return nil }
+        let problem = state.withLock { s -> StateFile.Failure? in
+            if s.fd < 0 { reopen(&s) }
+            guard s.fd >= 0 else { return s.problem }
+            if s.problem != nil {
+                var vfs = statvfs()
+                let free = fstatvfs(s.fd, &vfs) == 0 ? UInt64(geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail) * UInt64(vfs.f_frsize) : 0
+                if free >= 65_536 { s.problem = nil }  // room again: the next line will tell
+            }
+            return s.problem
+        }
+        return problem?.refusal("the call in the audit log")
+    }
+
     private func reopen(_ s: inout Open) {
         if s.fd >= 0 { close(s.fd) }
         let dir = PathText.directory(of: path)
         if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
         s.fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)  // read: the last byte, to start on a new line
-        if s.fd < 0 { HostLog.warning("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
+        if s.fd < 0 {
+            let code = errno
+            var st = stat()
+            s.problem = stat(dir, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR
+                ? StateFile.Failure("write the audit log in", dir, reason: "it is not a folder")
+                : StateFile.Failure("open the audit log", path, errno: code)
+        } else {
+            s.problem = nil
+        }
         var st = stat()
         let ok = s.fd >= 0 && fstat(s.fd, &st) == 0
         (s.inode, s.size, s.checkedAt, s.cleanEnd) = (ok ? UInt64(st.st_ino) : 0, ok ? Int(st.st_size) : 0, Self.seconds(), -1)
