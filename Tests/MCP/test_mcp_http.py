@@ -10,8 +10,6 @@ skips: a missing package, binary or nginx is a failure.
 """
 import asyncio
 import contextlib
-import functools
-import http.server
 import json
 import os
 import re
@@ -184,22 +182,21 @@ class HttpTestCase(unittest.IsolatedAsyncioTestCase):
 
 
 class WeatherSamples:
-    """A loopback HTTP server answering like Open-Meteo with Plugins/WeatherSkill/Samples (as make demo)."""
+    """scripts/open-meteo-server.py: a loopback server answering like Open-Meteo (as make demo uses it)."""
 
     def __enter__(self):
-        handler = functools.partial(QuietHandler, directory=os.path.join(ROOT, "Plugins", "WeatherSkill", "Samples"))
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.p = subprocess.Popen([sys.executable, os.path.join(ROOT, "scripts", "open-meteo-server.py")],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        port = self.p.stdout.readline().strip()
+        if not port.isdigit():
+            self.p.kill()
+            raise RuntimeError(f"scripts/open-meteo-server.py did not print its port: {port!r}")
+        return f"http://127.0.0.1:{port}"
 
     def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+        self.p.terminate()
+        self.p.wait(10)
+        self.p.stdout.close()
 
 
 def bundled_config(weather_url):
@@ -208,12 +205,13 @@ def bundled_config(weather_url):
         "skills": {
             "dev.skillhost.calendar": {"calendars": [os.path.join(ROOT, "Plugins", "CalendarSkill", "Samples")]},
             "dev.skillhost.mail": {"mailbox": os.path.join(ROOT, "Plugins", "MailSkill", "Samples", "Maildir")},
-            "dev.skillhost.weather": {"baseURL": weather_url, "places": {"warsaw": {"latitude": 52.23, "longitude": 21.0}}},
+            "dev.skillhost.weather": {"baseURL": weather_url, "geocodingURL": weather_url,
+                                      "places": {"warsaw": {"latitude": 52.23, "longitude": 21.0}}},
         },
         "grants": {
             "dev.skillhost.calendar": {"read": ["{config:calendars}"]},
             "dev.skillhost.mail": {"read": ["{config:mailbox}"]},
-            "dev.skillhost.weather": {"network": ["{config:baseURL}"]},
+            "dev.skillhost.weather": {"network": ["{config:baseURL}", "{config:geocodingURL}"]},
         },
     }
 
