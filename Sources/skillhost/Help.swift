@@ -13,7 +13,7 @@ enum Help {
     whether it is required, its allowed values, default, range and description, the example
     inputs, the flags (read-only, destructive, idempotent, open-world), the surfaces that may call
     it, the skill that serves it (id, version, file) and the MCP tool name agents see. Error hints
-    about bad input point here. --json prints {"version","intent","tool","skill":{…},"flags":[…],
+    about bad input point here. --json prints {"version","intent","mcpTool","skill":{…},"flags":[…],
     "inputs":[{"name","type","required","enum","default","description",…}],"inputSchema",
     "outputSchema","examples"}. Exits 11 (no_skill) if no registered skill declares INTENT.
     """
@@ -47,11 +47,17 @@ enum Help {
     """
 
     static let mcp = """
-    An MCP server (protocol 2025-11-25; 2025-06-18 and 2024-11-05 too) on stdin/stdout, for an agent
-    host to start. One tool per intent that policy lets agents call (destructive ones only when the
-    config's policy.agent.allowDestructive names them). Skills added, replaced or removed in the skill
-    folder while it runs appear as notifications/tools/list_changed. Logs go to stderr; it exits when
-    stdin ends. Client config: {"mcpServers":{"skillhost":{"command":"/path/skillhost","args":["mcp"]}}}
+    An MCP server (protocol 2025-11-25; 2025-06-18 and 2024-11-05 too), for agent hosts. One tool per
+    intent that policy lets agents call (destructive ones only when the config's
+    policy.agent.allowDestructive names them). Skills added, replaced or removed in the skill folder
+    while it runs appear as notifications/tools/list_changed. Logs go to stderr.
+    Without --http: on stdin/stdout, for an agent host to start; it exits when stdin ends.
+    Client config: {"mcpServers":{"skillhost":{"command":"/path/skillhost","args":["mcp"]}}}
+    With --http [HOST:]PORT: Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1;
+    PORT 0 picks a free one); it prints "skillhost mcp: listening on http://HOST:PORT/mcp" on stderr
+    once it serves and stops on SIGINT or SIGTERM. Clients must send "Authorization: Bearer TOKEN"
+    when a token is given (--token-file, or $SKILLHOST_MCP_TOKEN); without one only a loopback HOST
+    is accepted.
     """
 
     static let health = """
