@@ -1,0 +1,51 @@
+/// "None" for requests to do what no intent does: a clause led by an action verb ("add a meeting",
+/// "send an email", "帮我加个会", "给老板发封邮件") is not for an intent whose own examples never use that
+/// verb — the calendar's examples list and look, they do not add. The verbs come from the language
+/// packs; what an intent does comes from what its skill declares, so a skill whose examples say
+/// "Add a todo: buy milk" is reachable by "add a todo".
+enum ActionVerbs {
+    static let spaced = LanguagePacks.actionVerbs.filter { !TextMatching.hasCJK($0) }.map { TextMatching.stem($0.lowercased()) }
+    static let unspaced = LanguagePacks.actionVerbs.filter { TextMatching.hasCJK($0) }
+    /// Openings before the verb that leads a clause ("please", "can you", "i want to").
+    static let openers: [[String]] = (LanguagePacks.cues.flatMap(\.polite) + ["i want to", "i'd like to", "i need to", "let's", "go ahead and", "help me"])
+        .filter { !TextMatching.hasCJK($0) }.map { TextMatching.words($0) }.sorted { $0.count > $1.count }
+    /// Words after a verb-looking head that show it is a noun ("schedule for friday", "schedule today").
+    static let nounFollowers: Set<String> = ["for", "on", "at", "today", "tomorrow", "tonight", "this", "next", "mon", "tue", "wed", "thu",
+                                             "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+    /// The action verbs `examples` (normalized) use.
+    static func used(in examples: [String]) -> Set<String> {
+        var out = Set<String>()
+        for e in examples {
+            let lower = e.lowercased()
+            let words = Set(TextMatching.words(lower))
+            for v in spaced where words.contains(v) { out.insert(v) }
+            for v in unspaced where lower.contains(v) { out.insert(v) }
+        }
+        return out
+    }
+
+    /// Whether `clause` (lower-cased; `words` its words) asks for something an intent that uses only
+    /// `verbsOfIntent` does not do. `matched`: the intent's keywords found in the clause.
+    static func asksForSomethingElse(_ clause: String, words: [String], matched: [String], verbsOfIntent: Set<String>) -> Bool {
+        var rest = words[...]
+        var stripped = true
+        while stripped {
+            stripped = false
+            for o in openers where !o.isEmpty && rest.starts(with: o) {
+                rest = rest.dropFirst(o.count)
+                stripped = true
+            }
+        }
+        if let head = rest.first, spaced.contains(head), !verbsOfIntent.contains(head) {
+            let next = rest.dropFirst().first ?? ""
+            if !next.isEmpty && !nounFollowers.contains(next) { return true }
+        }
+        let firstHit = matched.filter { TextMatching.hasCJK($0) }.compactMap { clause.firstRange(of: $0)?.lowerBound }.min()
+        for v in unspaced where !verbsOfIntent.contains(v) {
+            guard let r = clause.firstRange(of: v) else { continue }
+            if firstHit.map({ r.lowerBound < $0 }) ?? true || clause[..<r.lowerBound].contains("把") { return true }
+        }
+        return false
+    }
+}
