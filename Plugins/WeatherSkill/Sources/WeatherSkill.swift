@@ -89,8 +89,8 @@ enum WeatherIntents {
             inputSchema: inputSchema,
             outputSchema: outputSchema,
             flags: [.readOnly, .idempotent, .openWorld],
-            keywords: ["en": ["weather", "rain", "umbrella", "forecast", "temperature", "snow", "cold", "hot", "warm", "jacket", "coat", "sunny", "degrees"],
-                       "zh": ["天气", "下雨", "带伞", "气温", "预报", "雨", "冷", "热", "几度", "多少度", "温度", "下雪", "晴", "穿什么"]],
+            keywords: ["en": ["weather", "rain", "umbrella", "forecast", "temperature", "snow", "cold", "hot", "warm", "jacket", "coat", "sunny", "snowing", "raining"],
+                       "zh": ["天气", "下雨", "带伞", "气温", "预报", "雨", "冷", "热", "多少度", "温度", "下雪", "晴", "穿什么"]],
             examples: [
                 SkillExample(lang: "en", text: "Do I need an umbrella at home tomorrow?", input: #"{"place":"home","days":2}"#),
                 SkillExample(lang: "en", text: "Weather forecast for Warsaw for the next 5 days", input: #"{"latitude":52.23,"longitude":21.01,"days":5}"#),

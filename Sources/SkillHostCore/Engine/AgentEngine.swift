@@ -76,8 +76,9 @@ public final class AgentEngine: Sendable {
         let startedAt = request.zone.rfc3339(Int(time(nil)))
         phases.emit(.understanding)
         let catalog = IntentCatalog(registry: host.registry, caller: request.caller, policy: host.invoker.policy)
-        let recognition = WriteGuard.apply(recognizer.recognize(request, catalog: catalog, defaults: settings.defaults),
-                                           request: request, catalog: catalog, minWriteConfidence: settings.minWriteConfidence)
+        let guarded = WriteGuard.apply(recognizer.recognize(request, catalog: catalog, defaults: settings.defaults),
+                                       request: request, catalog: catalog, minWriteConfidence: settings.minWriteConfidence)
+        let recognition = Lookups.attach(guarded, catalog: catalog)
 
         phases.emit(.planning)
         let plan = Planner.plan(recognition, catalog: catalog)

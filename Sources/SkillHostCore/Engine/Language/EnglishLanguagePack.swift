@@ -63,7 +63,7 @@ struct EnglishLanguagePack: LanguagePack {
                     "forget it", "forget about", "never mind", "nevermind", "cancel that", "not done", "not finished", "don't have to",
                     "i'm not", "not yet"],
         remember: ["don't forget", "dont forget", "do not forget", "don't let me forget", "do not let me forget", "never forget"],
-        carriers: ["translate", "what does", "what do you think of", "summarize this", "summarise this", "proofread",
+        carriers: ["translate", " mean?", "meaning of", "what do you think of", "summarize this", "summarise this", "proofread",
                    "ignore previous", "ignore all previous", "ignore the above", "forwarded message", "original message",
                    "the email says", "the mail says", "copy this", "he told me", "she told me", "wrote \"", "said \""],
         mailHeaders: ["from:", "subject:", "to:"])
@@ -146,11 +146,23 @@ struct EnglishLanguagePack: LanguagePack {
 
     let titleLeading = ["please ", "can you ", "could you ", "would you ", "i need ", "set ", "add ", "make ", "a reminder ", "reminder ",
                         "a todo ", "a note ", "note ", "me to ", "me that ", "me about ", "me ", "to ", "that ", "about ", ": ", ":",
-                        "don't let me forget ", "let me forget ", "don't forget ", "ping me ", "a ", "up "]
+                        "don't let me forget ", "let me forget ", "don't forget ", "ping me ", "a ", "up ", "on ", "at ", "by "]
     let titleTrailing = [" on", " at", " by", " for", " in", " around", " please", " thanks", " tomorrow", ",", "."]
 
     let actionVerbs = ["add", "create", "schedule", "book", "send", "email", "cancel", "delete", "remove", "move", "invite", "reply",
                        "order", "call", "text", "play", "turn", "set", "buy", "reschedule", "forward", "write", "draft", "tell"]
+
+    let commonWords = ["could", "would", "should", "from", "form", "open", "oven", "feed", "plants", "plant", "than", "then", "when",
+                       "what", "with", "have", "this", "that", "them", "they", "there", "their", "here", "were", "where", "will",
+                       "want", "need", "call", "mail", "milk", "kids", "cold", "hold", "told", "told", "sold", "some", "same",
+                       "done", "down", "dont", "does", "make", "take", "made", "note", "notes", "more", "most", "much", "many",
+                       "into", "onto", "over", "just", "only", "also", "very", "well", "work", "home", "house", "time", "times",
+                       "pick", "pack", "book", "back", "look", "like", "left", "last", "late", "later", "soon", "once", "next",
+                       "mean", "means", "meat", "meet", "went", "sent", "send", "rent", "bill", "bills", "pill", "pills", "fill",
+                       "water", "later", "after", "before", "about", "above", "other", "order", "older", "gift", "lift", "list",
+                       "lost", "cost", "post", "most", "must", "dust", "trash", "cash", "card", "cart", "care", "cars", "bank",
+                       "band", "hand", "land", "mind", "kind", "find", "fine", "line", "mine", "nine", "wine", "time", "tile",
+                       "file", "files", "form", "forms", "farm", "firm", "warm", "worm", "room", "roof", "food", "good", "wood"]
 
     let vocabulary = ["tomorrow", "today", "tonight", "weekend", "morning", "afternoon", "evening", "friday", "monday", "tuesday",
                       "wednesday", "thursday", "saturday", "sunday", "remind", "reminders", "meetings", "calendar", "weather",

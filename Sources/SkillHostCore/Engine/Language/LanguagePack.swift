@@ -43,6 +43,10 @@ protocol LanguagePack: Sendable {
 
     /// Words typo correction may correct to, besides what the skills declare (time words, …).
     var vocabulary: [String] { get }
+
+    /// Words spelled right that typo correction leaves alone though they are close to a declared word
+    /// ("could" is not "cold", "form" is not "from").
+    var commonWords: [String] { get }
 }
 
 /// The cue words `DialogAct` reads, per language.
@@ -103,4 +107,5 @@ enum LanguagePacks {
     static let titleTrailing: [String] = all.flatMap(\.titleTrailing)
     static let actionVerbs: [String] = all.flatMap(\.actionVerbs)
     static let vocabulary: [String] = all.flatMap(\.vocabulary)
+    static let commonWords: Set<String> = Set(all.flatMap(\.commonWords))
 }

@@ -2,8 +2,9 @@
 /// ABC123, the ideographic space → a space), then every language pack's rewrites (traditional →
 /// simplified, numerals → digits, abbreviations), then English typos corrected by edit distance to the
 /// words the registered skills declare (their keywords and examples) and the packs' own vocabulary
-/// ("wether" → "weather", "calender" → "calendar", "remid" → "remind"). Case is kept (titles keep it);
-/// matching folds case itself.
+/// ("wether" → "weather", "calender" → "calendar", "remid" → "remind") — but not words the packs list
+/// as common and spelled right ("could" is not "cold"). Case is kept (titles keep it); matching folds
+/// case itself.
 struct Normalizer: Sendable {
     /// Lower-cased words typos are corrected to, by length.
     let vocabulary: Set<String>
@@ -48,7 +49,7 @@ struct Normalizer: Sendable {
             defer { word = "" }
             guard word.count >= 4, word.allSatisfy({ $0.isASCII && $0.isLetter }) else { out += word; return }
             let lower = word.lowercased()
-            if vocabulary.contains(lower) || vocabulary.contains(TextMatching.stem(lower)) { out += word; return }
+            if vocabulary.contains(lower) || vocabulary.contains(TextMatching.stem(lower)) || LanguagePacks.commonWords.contains(lower) { out += word; return }
             let limit = lower.count >= 7 ? 2 : 1
             var best: (String, Int)? = nil, tie = false
             for candidate in byFirstLetter[lower.first!] ?? [] where abs(candidate.count - lower.count) <= limit {

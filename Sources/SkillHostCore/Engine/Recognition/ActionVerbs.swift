@@ -13,21 +13,22 @@ enum ActionVerbs {
     static let nounFollowers: Set<String> = ["for", "on", "at", "today", "tomorrow", "tonight", "this", "next", "mon", "tue", "wed", "thu",
                                              "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
-    /// The action verbs `examples` (normalized) use.
+    /// The action verbs `examples` (normalized) use: the verb that leads one ("Set a reminder…"),
+    /// any of the verbs written without spaces it contains ("把…标记为完成").
     static func used(in examples: [String]) -> Set<String> {
         var out = Set<String>()
         for e in examples {
             let lower = e.lowercased()
-            let words = Set(TextMatching.words(lower))
-            for v in spaced where words.contains(v) { out.insert(v) }
+            if let head = head(of: TextMatching.words(lower)), spaced.contains(head) { out.insert(head) }
             for v in unspaced where lower.contains(v) { out.insert(v) }
         }
         return out
     }
 
-    /// Whether `clause` (lower-cased; `words` its words) asks for something an intent that uses only
-    /// `verbsOfIntent` does not do. `matched`: the intent's keywords found in the clause.
-    static func asksForSomethingElse(_ clause: String, words: [String], matched: [String], verbsOfIntent: Set<String>) -> Bool {
+    /// The first word after the openings.
+    static func head(of words: [String]) -> String? { strip(words).first }
+
+    static func strip(_ words: [String]) -> ArraySlice<String> {
         var rest = words[...]
         var stripped = true
         while stripped {
@@ -37,6 +38,13 @@ enum ActionVerbs {
                 stripped = true
             }
         }
+        return rest
+    }
+
+    /// Whether `clause` (lower-cased; `words` its words) asks for something an intent that uses only
+    /// `verbsOfIntent` does not do. `matched`: the intent's keywords found in the clause.
+    static func asksForSomethingElse(_ clause: String, words: [String], matched: [String], verbsOfIntent: Set<String>) -> Bool {
+        let rest = strip(words)
         if let head = rest.first, spaced.contains(head), !verbsOfIntent.contains(head) {
             let next = rest.dropFirst().first ?? ""
             if !next.isEmpty && !nounFollowers.contains(next) { return true }

@@ -22,6 +22,8 @@ enum DialogAct: String, Sendable {
     static func isNegated(_ lower: String) -> Bool {
         var rest = lower
         for phrase in cues.flatMap(\.remember) { rest = rest.replacing(phrase, with: " ") }
+        // "X不X" asks whether ("要不要带伞", "忙不忙"): a question, not a negation.
+        rest = rest.replacing(#/(\p{Han})不\1/#, with: " ")
         return cues.flatMap(\.negations).contains { rest.contains($0) }
     }
 

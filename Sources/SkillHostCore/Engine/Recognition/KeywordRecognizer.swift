@@ -3,7 +3,7 @@
 /// for its intents, in any language: keyword hits (Chinese by substring, other languages by whole,
 /// lightly stemmed words; longer keywords weigh more) combined with an `IntentModel` learned from the
 /// keywords and examples (character n-grams, so Chinese needs no segmentation):
-/// 1 − (1 − keywords)(1 − 0.8 · similarity).
+/// 1 − (1 − keywords)(1 − 0.9 · similarity).
 ///
 /// "None" is an outcome: an intent is out of the running for a clause led by an action verb its own
 /// examples never use ("add a meeting", "send an email", "帮我加个会": the calendar lists, it does not
@@ -63,7 +63,11 @@ public struct KeywordRecognizer: IntentRecognizer {
                 }
                 picks.append(s)
             }
-            if !picks.isEmpty {
+            if !picks.isEmpty, let last = parts.indices.last, parts[last].picks.isEmpty {
+                // What came before named nothing: it belongs to this clause ("I bought the milk, tick it off").
+                parts[last].clause += c.joiner + c.text
+                parts[last].picks = picks
+            } else if !picks.isEmpty {
                 parts.append((c.text, picks))
             } else {
                 if let b = scored.first, b.confidence >= questionThreshold, b.confidence > nearMiss?.confidence ?? 0 { nearMiss = b }
@@ -82,15 +86,10 @@ public struct KeywordRecognizer: IntentRecognizer {
             if own != nil { previousTime = own }
             var taken: [RecognizedIntent] = []
             for pick in picks {
-                // A second intent in the same clause only when its keywords are not part of what the
-                // first one is about ("remind me to send the invoice": "invoice" is the reminder's title).
-                let inside = taken.contains { t in
-                    t.parameters.contains { m in
-                        guard let v = m.value.stringValue?.lowercased() else { return false }
-                        return pick.matched.allSatisfy { v.contains($0.lowercased()) }
-                    }
-                }
-                if inside { continue }
+                // A second intent of the clause needs evidence of its own: not only keywords the first
+                // one matched too ("my todos" is not also mail's to-dos).
+                let earlier = taken.flatMap(\.matched).map { $0.lowercased() }
+                if !taken.isEmpty, pick.matched.allSatisfy({ m in earlier.contains { $0.contains(m.lowercased()) } }) { continue }
                 let filled = ParameterFiller.fill(schema: pick.entry.inputSchema, clause: clause, time: time, matched: pick.matched,
                                                   request: request, defaults: defaults[pick.entry.intent] ?? defaults[pick.entry.name])
                 // A second intent of the clause needs something of its own in it: not every required
@@ -101,7 +100,17 @@ public struct KeywordRecognizer: IntentRecognizer {
                                               clause: clause, matched: pick.matched, parameters: filled.parameters,
                                               missing: filled.missing, assumptions: filled.assumptions))
             }
-            for found in taken { merge(found, into: &result) }
+            // An intent whose keywords are all part of what another is about is not asked for ("remind
+            // me to check my meeting notes": "meeting" is the reminder's title, not a calendar question).
+            let kept = taken.filter { pick in
+                !pick.matched.isEmpty && !taken.contains { t in
+                    t.intent != pick.intent && t.parameters.contains { m in
+                        guard let v = m.value.stringValue?.lowercased() else { return false }
+                        return pick.matched.allSatisfy { v.contains($0.lowercased()) }
+                    }
+                } || pick.matched.isEmpty
+            }
+            for found in kept { merge(found, into: &result) }
         }
         if result.intents.isEmpty, let near = nearMiss {
             let example = near.entry.examples.first { $0.lang.hasPrefix(request.language) }?.text ?? near.entry.description
@@ -138,7 +147,9 @@ public struct KeywordRecognizer: IntentRecognizer {
             for keyword in entry.keywords.values.joined() where !matched.contains(keyword) {
                 guard weight(keyword) > 0, TextMatching.contains(clause: lower, clauseWords: words, keyword: keyword.lowercased()) else { continue }
                 matched.append(keyword)
-                kw = 1 - (1 - kw) * (1 - weight(keyword))
+                // Found only through its stem ("reminders" for "reminder"): it says a little less.
+                let exact = lower.contains(keyword.lowercased())
+                kw = 1 - (1 - kw) * (1 - weight(keyword) * (exact ? 1 : 0.8))
             }
             if ActionVerbs.asksForSomethingElse(lower, words: words, matched: matched, verbsOfIntent: model.verbs[i]) { continue }
             // An amount with a unit the intent's schema takes ("5 km", "3磅") says as much as a keyword.
@@ -146,7 +157,7 @@ public struct KeywordRecognizer: IntentRecognizer {
                                 required: Set((entry.inputSchema["required"]?.arrayValue ?? []).compactMap(\.stringValue)), clause: clause).count > 0 {
                 kw = 1 - (1 - kw) * 0.4
             }
-            let confidence = 1 - (1 - kw) * (1 - 0.8 * similarity[i])
+            let confidence = 1 - (1 - kw) * (1 - 0.9 * similarity[i])
             if confidence > 0 { scored.append(Scored(entry: entry, confidence: confidence, matched: matched)) }
         }
         return scored.sorted {

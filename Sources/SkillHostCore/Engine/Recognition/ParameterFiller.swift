@@ -36,6 +36,7 @@ enum ParameterFiller {
         let properties = schema["properties"]?.objectValue ?? JSONObject()
         let freeText = properties.filter { m in
             required.contains(m.key) && m.value["type"]?.stringValue == "string" && m.value["format"] == nil && m.value["enum"] == nil
+                && !WriteGuard.isIdentifier(m.key)
         }.map(\.key)
         let quantity = Quantities.fill(properties: properties, required: required, clause: clause)
         for (name, value) in quantity { out.parameters[name] = value }

@@ -14,12 +14,15 @@ public struct RecognizedIntent: Sendable {
     public var missing: [String]
     /// How parameters were decided where the request did not say ("from: today (no date given)").
     public var assumptions: [String]
+    /// An identifier to look up before the call (see `Lookups`).
+    public var lookup: Lookup? = nil
 
     public var json: JSON {
         .object(JSONObject([
             ("intent", .string(intent)), ("skill", .string(skillID)), ("confidence", .double((confidence * 1000).rounded() / 1000)),
             ("clause", .string(clause)), ("matched", .array(matched.map(JSON.string))), ("parameters", .object(parameters)),
             ("missing", .array(missing.map(JSON.string))), ("assumptions", .array(assumptions.map(JSON.string))),
+            ("lookup", lookup?.json ?? .null),
         ]))
     }
 }

@@ -73,7 +73,7 @@ public enum TimeExpressions {
         for m in lower.matches(of: weekWords) {
             let monday = today.adding(days: 1 - today.weekday)
             switch String(m.output) {
-            case "本周", "这周", "this week": take((today, monday.adding(days: 6)), m.output)
+            case "本周", "这周", "this week", "my week", "the week": take((today, monday.adding(days: 6)), m.output)
             case "下周", "next week": take((monday.adding(days: 7), monday.adding(days: 13)), m.output)
             default:  // the weekend: the coming Saturday and Sunday (or what is left of them)
                 take((max(monday.adding(days: 5), today), monday.adding(days: 6)), m.output)
@@ -147,7 +147,7 @@ public enum TimeExpressions {
     nonisolated(unsafe) static let zhRange: Regex<(Substring, Substring)> = #/(?:这|最近|未来|接下来|近)([0-9两一二三四五六七八九十几]{1,3})天/#
     nonisolated(unsafe) static let zhWithin: Regex<(Substring, Substring)> = #/([0-9两一二三四五六七八九十]{1,3})天内/#
     nonisolated(unsafe) static let enRange: Regex<(Substring, Substring)> = #/(?:the )?(?:next|coming|following|these) ([0-9]+|two|three|four|five|six|seven|ten|few|couple of) days/#
-    nonisolated(unsafe) static let weekWords: Regex<Substring> = #/本周|这周|下周(?![一二三四五六日天])|周末|this week(?!end)|next week|this weekend|\bweekend\b/#
+    nonisolated(unsafe) static let weekWords: Regex<Substring> = #/本周|这周|下周(?![一二三四五六日天])|周末|this week(?!end)|next week|this weekend|\bweekend\b|\bmy week\b|\bthe week\b/#
     nonisolated(unsafe) static let zhWeekday: Regex<(Substring, Substring?, Substring)> = #/(下)?(?:周|星期|礼拜)([一二三四五六日天1-7])/#
     nonisolated(unsafe) static let enWeekday: Regex<(Substring, Substring?, Substring)> = #/(next )?\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b/#
     nonisolated(unsafe) static let zhDate: Regex<(Substring, Substring, Substring)> = #/([0-9一二三四五六七八九十]{1,3})月([0-9一二三四五六七八九十]{1,3})(?:日|号)/#

@@ -48,8 +48,11 @@ enum WriteGuard {
 
     /// The name of an identifier parameter the recognizer filled from the sentence, if any.
     static func identifierFilled(_ found: RecognizedIntent) -> String? {
-        found.parameters.keys.first { k in k == "id" || k.hasSuffix("Id") || k.hasSuffix("_id") || k.hasSuffix("ID") }
+        found.parameters.keys.first(where: isIdentifier)
     }
+
+    /// Whether an input member names an identifier (`id`, `…Id`, `…_id`, `…ID`).
+    static func isIdentifier(_ k: String) -> Bool { k == "id" || k.hasSuffix("Id") || k.hasSuffix("_id") || k.hasSuffix("ID") }
 
     static func lowerFirst(_ s: String) -> String {
         let t = s.hasSuffix(".") ? String(s.dropLast()) : s
