@@ -26,10 +26,13 @@ def main():
     ap.add_argument("--set", default=os.path.join(ROOT, "Tests/Eval/requests.jsonl"))
     ap.add_argument("--show", choices=["none", "failures", "all"], default="failures")
     ap.add_argument("--only", default="", help="run only ids or classes containing this text")
+    ap.add_argument("--split", default="", help="run only these splits (comma-separated: dev, heldout, fresh)")
     a = ap.parse_args()
     rows = [json.loads(l) for l in open(a.set, encoding="utf-8") if l.strip()]
     if a.only:
         rows = [r for r in rows if a.only in r["id"]]
+    if a.split:
+        rows = [r for r in rows if r["split"] in a.split.split(",")]
     work = tempfile.mkdtemp(prefix="skillhost-eval-")
     try:
         skills = os.path.join(work, "skills")

@@ -32,6 +32,7 @@ enum ReminderIntents {
             SkillExample(lang: "zh", text: "别让我忘了下午去银行"),
             SkillExample(lang: "zh", text: "给我设个提醒：晚上八点吃药"),
             SkillExample(lang: "zh", text: "三小时后提醒我关窗户"),
+            SkillExample(lang: "zh", text: "加个待办：明天取快递"),
         ])
 
     static let list = SkillIntent(

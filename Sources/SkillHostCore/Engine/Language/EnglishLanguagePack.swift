@@ -57,6 +57,7 @@ struct EnglishLanguagePack: LanguagePack {
                          "is there", "are there", "is it", "are my", "any ", "was", "were", "should i", "shall i", "am i", "is my", "can i"],
         questionAnywhere: [],
         questionStrong: [],
+        selfWords: ["me", "my", "us", "our", "i"],
         questionEndings: [],
         negations: ["don't", "dont", "do not", "doesn't", "no need", "not necessary", "never ", "no longer", "without ",
                     "stop reminding", "not remind", "not create", "not add", "not set", "no reminder", "not needed",

@@ -60,6 +60,9 @@ struct DialogCues: Sendable {
     var questionAnywhere: [String]
     /// Question words that make a question even after a polite opening ("帮我看看有哪些…" asks which).
     var questionStrong: [String]
+    /// Words for the speaker ("me", "我"): a polite question is a request only when it is about them
+    /// ("can you remind me…?" asks for a reminder, "can you remind people by email?" asks what you can do).
+    var selfWords: [String]
     /// Endings that make a clause a question ("吗", "呢").
     var questionEndings: [String]
     /// Negations ("don't", "不用").

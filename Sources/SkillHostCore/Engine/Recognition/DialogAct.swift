@@ -35,7 +35,11 @@ enum DialogAct: String, Sendable {
         let strong = cues.flatMap(\.questionStrong)
         if cues.flatMap(\.questionAnywhere).contains(where: { trimmed.contains($0) }) && !(polite && !strong.contains(where: { trimmed.contains($0) })) { return true }
         if cues.flatMap(\.questionStarts).contains(where: { trimmed.hasPrefix($0) }) { return true }
-        if mark == "?" || mark == "？" || cues.flatMap(\.questionEndings).contains(where: { trimmed.hasSuffix($0) }) { return !polite }
+        if mark == "?" || mark == "？" || cues.flatMap(\.questionEndings).contains(where: { trimmed.hasSuffix($0) }) {
+            let words = Set(TextMatching.words(trimmed))
+            let aboutSelf = cues.flatMap(\.selfWords).contains { TextMatching.hasCJK($0) ? trimmed.contains($0) : words.contains($0) }
+            return !(polite && aboutSelf)
+        }
         return false
     }
 

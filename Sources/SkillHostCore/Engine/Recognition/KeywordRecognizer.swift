@@ -37,13 +37,13 @@ public struct KeywordRecognizer: IntentRecognizer {
             let scored = score(c.text, catalog, model: model)
             let act = DialogAct.of(c.text, in: text)
             // The best intent of each domain ("calendar", "weather") that reaches the threshold, best
-            // first. For a question, the domain's best read-only intent when one is close ("which
-            // reminders did I set?" lists them). A negated or quoted clause reads nothing; its write,
-            // when one is close, is kept so the write guard says why nothing changed.
+            // first. For a question, the domain's best read-only intent instead of one that changes
+            // something ("which reminders did I set?" lists them). A negated or quoted clause reads
+            // nothing; the domain's write is kept so the write guard says why nothing changed.
             var picks: [Scored] = []
             for s in scored where s.confidence >= threshold && !picks.contains(where: { $0.entry.domain == s.entry.domain }) {
                 let reads = s.entry.flags.contains(.readOnly)
-                let sameDomain = scored.filter { $0.entry.domain == s.entry.domain && $0.confidence >= questionThreshold }
+                let sameDomain = scored.filter { $0.entry.domain == s.entry.domain }
                 switch act {
                 case .question where !reads:
                     if var reader = sameDomain.first(where: { $0.entry.flags.contains(.readOnly) }) {
@@ -103,12 +103,15 @@ public struct KeywordRecognizer: IntentRecognizer {
             // An intent whose keywords are all part of what another is about is not asked for ("remind
             // me to check my meeting notes": "meeting" is the reminder's title, not a calendar question).
             let kept = taken.filter { pick in
-                !pick.matched.isEmpty && !taken.contains { t in
+                pick.matched.isEmpty || !taken.contains { t in
                     t.intent != pick.intent && t.parameters.contains { m in
                         guard let v = m.value.stringValue?.lowercased() else { return false }
-                        return pick.matched.allSatisfy { v.contains($0.lowercased()) }
+                        let words = Set(TextMatching.words(v))
+                        return pick.matched.allSatisfy { k in
+                            TextMatching.hasCJK(k) ? v.contains(k) : TextMatching.words(k).allSatisfy(words.contains)
+                        }
                     }
-                } || pick.matched.isEmpty
+                }
             }
             for found in kept { merge(found, into: &result) }
         }
