@@ -84,22 +84,25 @@ public struct Feed: Sendable {
 }
 
 /// A step that feeds another, when both intents are available: after `from`, run `to` with inputs
-/// taken from `from`'s result. The rule names intents and result paths, never skill code; it applies
-/// only when the skills serving both intents are registered.
+/// taken from `from`'s result. Rules come from the config (`agent.chains`), never from the engine:
+/// they name intents and result paths, never skill code, and apply only when the skills serving both
+/// intents are registered. E.g. meeting invitations found in mail → the calendar for those days:
+///
+///     {"from": "mail.triage", "to": "calendar.events.list",
+///      "feeds": [{"field": "from", "path": "messages[*].event.start", "pick": "earliestDay"},
+///                {"field": "to", "path": "messages[*].event.start", "pick": "latestDay"}]}
 public struct ChainRule: Sendable {
     public var from: String
     public var to: String
     public var feeds: [(field: String, path: String, pick: Feed.Pick)]
 
-    /// Meeting invitations found in mail → what else is on the calendar those days.
-    public static let builtIn: [ChainRule] = [
-        ChainRule(from: "mail.triage", to: "calendar.events.list",
-                  feeds: [("from", "messages[*].event.start", .earliestDay), ("to", "messages[*].event.start", .latestDay)]),
-    ]
+    public init(from: String, to: String, feeds: [(field: String, path: String, pick: Feed.Pick)]) {
+        (self.from, self.to, self.feeds) = (from, to, feeds)
+    }
 }
 
 enum Planner {
-    static func plan(_ recognition: Recognition, catalog: IntentCatalog, rules: [ChainRule] = ChainRule.builtIn) -> AgentPlan {
+    static func plan(_ recognition: Recognition, catalog: IntentCatalog, rules: [ChainRule] = []) -> AgentPlan {
         var steps: [PlanStep] = []
         for r in recognition.intents where r.missing.isEmpty {
             if let l = r.lookup {
