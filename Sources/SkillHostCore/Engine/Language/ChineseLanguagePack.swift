@@ -26,17 +26,18 @@ struct ChineseLanguagePack: LanguagePack {
     /// What may follow a number written in Chinese for it to be read as a number.
     static let counters = ["小时", "分钟", "分", "天", "点", "月", "日", "号", "周", "度", "岁", "次", "年", "秒", "倍", "万", "：", ":"]
 
+    /// Unit words and counters, as characters (a numeral before one is a number).
+    static let unitsAndCounters: [[Character]] = (LanguagePacks.unitWords.map(\.word).filter { TextMatching.hasCJK($0) } + counters).map(Array.init)
+
     static let numerals: [Character: Int] = ["零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9]
 
     /// Chinese numerals (up to 9999) followed by a unit or counter → Arabic digits; 半 before a unit → 0.5.
     static func digits(_ s: String) -> String {
+        guard s.contains(where: { numerals[$0] != nil || $0 == "十" || $0 == "半" }) else { return s }
         let chars = Array(s)
-        let units = LanguagePacks.unitWords.map(\.word).filter { TextMatching.hasCJK($0) } + counters
+        let units = Self.unitsAndCounters
         func followedByUnit(_ i: Int) -> Bool {
-            units.contains { u in
-                let u = Array(u)
-                return i + u.count <= chars.count && Array(chars[i..<i + u.count]) == u
-            }
+            units.contains { u in i + u.count <= chars.count && chars[i..<i + u.count].elementsEqual(u) }
         }
         var out = ""
         var i = 0

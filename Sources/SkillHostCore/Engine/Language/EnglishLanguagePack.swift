@@ -23,11 +23,16 @@ struct EnglishLanguagePack: LanguagePack {
             if ch.isLetter || (ch == "'" && !word.isEmpty) { word.append(ch) } else { flush(); out.append(ch) }
         }
         flush()
-        // "me 2 call" → "me to call"; number words before a unit or a time word → digits.
-        out = out.replacing(#/\b(me|you) 2 (?=[a-zA-Z])/#) { "\($0.output.1) to " }
-        out = out.replacing(#/\b[Hh]alf (?:an? )?(?=[a-zA-Z])/#) { _ in "0.5 " }
-        out = out.replacing(Self.numberWord) { m in
-            (Self.numbers[m.output.1.lowercased()].map(String.init) ?? String(m.output.1)) + " "
+        // "me 2 call" → "me to call"; number words before a unit or a time word → digits (the
+        // patterns run only when their words are there).
+        let lower = out.lowercased()
+        if lower.contains(" 2 ") { out = out.replacing(#/\b(me|you) 2 (?=[a-zA-Z])/#) { "\($0.output.1) to " } }
+        if lower.contains("half") { out = out.replacing(#/\b[Hh]alf (?:an? )?(?=[a-zA-Z])/#) { _ in "0.5 " } }
+        let words = Set(lower.split { !$0.isLetter })
+        if Self.numbers.keys.contains(where: { words.contains(Substring($0)) }) || lower.contains("a couple of") {
+            out = out.replacing(Self.numberWord) { m in
+                (Self.numbers[m.output.1.lowercased()].map(String.init) ?? String(m.output.1)) + " "
+            }
         }
         return out
     }

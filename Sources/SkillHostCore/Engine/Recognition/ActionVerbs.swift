@@ -41,19 +41,34 @@ enum ActionVerbs {
         return rest
     }
 
-    /// Whether `clause` (lower-cased; `words` its words) asks for something an intent that uses only
-    /// `verbsOfIntent` does not do. `matched`: the intent's keywords found in the clause.
-    static func asksForSomethingElse(_ clause: String, words: [String], matched: [String], verbsOfIntent: Set<String>) -> Bool {
-        let rest = strip(words)
-        if let head = rest.first, spaced.contains(head), !verbsOfIntent.contains(head) {
-            let next = rest.dropFirst().first ?? ""
-            if !next.isEmpty && !nounFollowers.contains(next) { return true }
+    /// What a clause's verbs say, worked out once per clause and asked per intent.
+    struct Clause {
+        /// The verb that leads the clause, when it is an action verb used as one.
+        let head: String?
+        /// The unspaced verbs in the clause, with where they are and whether 把 comes before.
+        let unspacedVerbs: [(verb: String, at: String.Index, afterBa: Bool)]
+        let clause: String
+
+        /// `clause` lower-cased, `words` its words.
+        init(_ clause: String, words: [String]) {
+            self.clause = clause
+            let rest = strip(words)
+            if let h = rest.first, spaced.contains(h), let next = rest.dropFirst().first, !nounFollowers.contains(next) { head = h } else { head = nil }
+            unspacedVerbs = unspaced.compactMap { v in
+                clause.firstRange(of: v).map { (v, $0.lowerBound, clause[..<$0.lowerBound].contains("把")) }
+            }
         }
-        let firstHit = matched.filter { TextMatching.hasCJK($0) }.compactMap { clause.firstRange(of: $0)?.lowerBound }.min()
-        for v in unspaced where !verbsOfIntent.contains(v) {
-            guard let r = clause.firstRange(of: v) else { continue }
-            if firstHit.map({ r.lowerBound < $0 }) ?? true || clause[..<r.lowerBound].contains("把") { return true }
+
+        /// Whether the clause asks for something an intent that uses only `verbsOfIntent` does not
+        /// do. `matched`: the intent's keywords found in the clause (an unspaced verb counts when it
+        /// comes before the first of them, or after 把).
+        func asksForSomethingElse(matched: [String], verbsOfIntent: Set<String>) -> Bool {
+            if let head, !verbsOfIntent.contains(head) { return true }
+            guard !unspacedVerbs.isEmpty else { return false }
+            let firstHit = matched.filter { TextMatching.hasCJK($0) }.compactMap { clause.firstRange(of: $0)?.lowerBound }.min()
+            return unspacedVerbs.contains { v in
+                !verbsOfIntent.contains(v.verb) && (firstHit.map { v.at < $0 } ?? true || v.afterBa)
+            }
         }
-        return false
     }
 }

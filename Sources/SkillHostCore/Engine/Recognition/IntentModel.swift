@@ -27,11 +27,25 @@ final class IntentModel: Sendable {
     let normalizer: Normalizer
     /// Per intent: the action verbs its examples use (see `ActionVerbs`).
     let verbs: [Set<String>]
+    /// Per intent: its keywords, prepared for matching.
+    let keywords: [[Keyword]]
+    /// Per intent: whether its input takes an amount with a unit (see `Quantities`).
+    let takesQuantity: [Bool]
+
+    struct Keyword: Sendable {
+        let text: String
+        let lower: String
+        let words: [String]
+        let cjk: Bool
+        let weight: Double
+    }
 
     /// `texts`: per intent, its keywords and examples (normalized).
-    init(texts: [[String]], normalizer: Normalizer, verbs: [Set<String>]) {
+    init(texts: [[String]], normalizer: Normalizer, verbs: [Set<String>], keywords: [[Keyword]] = [], takesQuantity: [Bool] = []) {
         self.normalizer = normalizer
         self.verbs = verbs
+        self.keywords = keywords
+        self.takesQuantity = takesQuantity
         intentCount = texts.count
         var vocab: [String: Int] = [:]
         var raw: [(Int, [Int: Double])] = []
@@ -136,15 +150,31 @@ final class IntentModel: Sendable {
 
     // MARK: - One model per catalog
 
-    private static let cache = Mutex<(key: String, model: IntentModel)?>(nil)
+    private static let cache = Mutex<(key: Int, model: IntentModel)?>(nil)
 
     /// The model for `catalog`, trained on first use and kept while the same intents are registered.
     static func model(for catalog: IntentCatalog) -> IntentModel {
-        let key = catalog.entries.map { "\($0.skillID)/\($0.intent)/\($0.examples.count)/\($0.keywords.values.joined().count)" }.joined(separator: "|")
+        var hasher = Hasher()
+        for e in catalog.entries {
+            hasher.combine(e.skillID); hasher.combine(e.intent); hasher.combine(e.examples.count); hasher.combine(e.keywords.count)
+        }
+        let key = hasher.finalize()
         if let hit = cache.withLock({ $0?.key == key ? $0?.model : nil }) { return hit }
         let examples = catalog.entries.map { e in e.examples.map { LanguagePacks.normalize($0.text) } }
+        let keywords = catalog.entries.map { e in
+            e.keywords.values.joined().map { k in
+                Keyword(text: k, lower: k.lowercased(), words: TextMatching.words(k), cjk: TextMatching.hasCJK(k), weight: KeywordRecognizer.weight(k))
+            }
+        }
+        let units = Set(LanguagePacks.unitWords.map(\.unit))
+        let takesQuantity = catalog.entries.map { e in
+            (e.inputSchema["properties"]?.objectValue ?? JSONObject()).contains { m in
+                (m.value["enum"]?.arrayValue ?? []).contains { $0.stringValue.map(units.contains) ?? false }
+            }
+        }
         let model = IntentModel(texts: zip(catalog.entries, examples).map { e, x in x + e.keywords.values.joined().map(LanguagePacks.normalize) },
-                                normalizer: Normalizer(catalog: catalog), verbs: examples.map(ActionVerbs.used(in:)))
+                                normalizer: Normalizer(catalog: catalog), verbs: examples.map(ActionVerbs.used(in:)),
+                                keywords: keywords, takesQuantity: takesQuantity)
         cache.withLock { $0 = (key, model) }
         return model
     }

@@ -78,7 +78,7 @@ public struct KeywordRecognizer: IntentRecognizer {
                 }
             }
         }
-        var result = Recognition()
+        var result = Recognition(text: text)
         var previousTime: TimeSpec? = nil
         for (clause, picks) in parts {
             let own = TimeExpressions.find(in: clause, now: request.now, zone: request.zone)
@@ -144,20 +144,22 @@ public struct KeywordRecognizer: IntentRecognizer {
         let words = TextMatching.words(lower)
         let similarity = model.similarities(clause)
         var scored: [Scored] = []
+        let verbs = ActionVerbs.Clause(lower, words: words)
         for (i, entry) in catalog.entries.enumerated() {
             var kw = 0.0
             var matched: [String] = []
-            for keyword in entry.keywords.values.joined() where !matched.contains(keyword) {
-                guard weight(keyword) > 0, TextMatching.contains(clause: lower, clauseWords: words, keyword: keyword.lowercased()) else { continue }
-                matched.append(keyword)
+            for k in model.keywords[i] where k.weight > 0 && !matched.contains(k.text) {
+                guard k.cjk ? lower.contains(k.lower) : TextMatching.contains(clauseWords: words, keywordWords: k.words) else { continue }
+                matched.append(k.text)
                 // Found only through its stem ("reminders" for "reminder"): it says a little less.
-                let exact = lower.contains(keyword.lowercased())
-                kw = 1 - (1 - kw) * (1 - weight(keyword) * (exact ? 1 : 0.8))
+                let exact = k.cjk || lower.contains(k.lower)
+                kw = 1 - (1 - kw) * (1 - k.weight * (exact ? 1 : 0.8))
             }
-            if ActionVerbs.asksForSomethingElse(lower, words: words, matched: matched, verbsOfIntent: model.verbs[i]) { continue }
+            if verbs.asksForSomethingElse(matched: matched, verbsOfIntent: model.verbs[i]) { continue }
             // An amount with a unit the intent's schema takes ("5 km", "3磅") says as much as a keyword.
-            if Quantities.fill(properties: entry.inputSchema["properties"]?.objectValue ?? JSONObject(),
-                                required: Set((entry.inputSchema["required"]?.arrayValue ?? []).compactMap(\.stringValue)), clause: clause).count > 0 {
+            if model.takesQuantity[i], Quantities.fill(properties: entry.inputSchema["properties"]?.objectValue ?? JSONObject(),
+                                                        required: Set((entry.inputSchema["required"]?.arrayValue ?? []).compactMap(\.stringValue)),
+                                                        clause: clause).count > 0 {
                 kw = 1 - (1 - kw) * 0.4
             }
             let confidence = 1 - (1 - kw) * (1 - 0.9 * similarity[i])
@@ -172,7 +174,7 @@ public struct KeywordRecognizer: IntentRecognizer {
 
     /// How much one keyword says: longer ones more ("会议" more than "雨", "how many meetings" more than
     /// "busy"); a keyword that is only a common word ("to", "in") says nothing.
-    func weight(_ keyword: String) -> Double {
+    static func weight(_ keyword: String) -> Double {
         if TextMatching.hasCJK(keyword) {
             switch keyword.count {
             case 1: return 0.45

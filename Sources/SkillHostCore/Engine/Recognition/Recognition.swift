@@ -41,9 +41,12 @@ public struct Recognition: Sendable {
     public var intents: [RecognizedIntent] = []
     /// Asked instead of acting: low confidence, or a required parameter missing.
     public var questions: [Clarification] = []
-    public init(intents: [RecognizedIntent] = [], questions: [Clarification] = []) {
+    /// The request's text as the recognizer read it (normalized), which `clause`s are parts of.
+    public var text: String?
+    public init(intents: [RecognizedIntent] = [], questions: [Clarification] = [], text: String? = nil) {
         self.intents = intents
         self.questions = questions
+        self.text = text
     }
 }
 

@@ -84,10 +84,13 @@ enum TextMatching {
     /// Whether `keyword` occurs in the clause: as a substring for Chinese, as a run of whole words
     /// (stemmed) for other languages.
     static func contains(clause: String, clauseWords: [String], keyword: String) -> Bool {
-        if hasCJK(keyword) { return clause.contains(keyword) }
-        let k = words(keyword)
+        hasCJK(keyword) ? clause.contains(keyword) : contains(clauseWords: clauseWords, keywordWords: words(keyword))
+    }
+
+    /// Whether the words `k` occur in a row in `clauseWords`.
+    static func contains(clauseWords: [String], keywordWords k: [String]) -> Bool {
         guard !k.isEmpty, k.count <= clauseWords.count else { return false }
-        for i in 0...(clauseWords.count - k.count) where Array(clauseWords[i..<i + k.count]) == k { return true }
+        for i in 0...(clauseWords.count - k.count) where clauseWords[i] == k[0] && clauseWords[i..<i + k.count].elementsEqual(k) { return true }
         return false
     }
 

@@ -12,7 +12,7 @@ enum WriteGuard {
         out.intents = []
         let zh = request.language == "zh"
         // The text the recognizer read (normalized), so clauses are found in it.
-        let text = IntentModel.model(for: catalog).normalizer.normalize(request.text)
+        let text = recognition.text ?? IntentModel.model(for: catalog).normalizer.normalize(request.text)
         for found in recognition.intents {
             guard let entry = catalog.entries.first(where: { $0.intent == found.intent }), !entry.flags.contains(.readOnly) else {
                 out.intents.append(found)
