@@ -66,6 +66,6 @@ let package = Package(
                     linkerSettings: [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]),
         // Runs the real binaries; WorkerRuntimeTests also open a SkillHost in the test process to make
         // several calls through one host (restarts, concurrency).
-        .testTarget(name: "EndToEndTests", dependencies: ["SkillHostCore", "SkillWire"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SkillHostCore", "SkillWire", "SkillLoading"]),
     ]
 )

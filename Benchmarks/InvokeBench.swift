@@ -47,6 +47,18 @@ struct InvokeBench {
         do { host = try SkillHost(HostOptions(skillsDir: dir, environment: env)) } catch {
             fail("cannot open the host on \(dir): \(error)")
         }
+        // The same, with the audit log off: what the audit line (one write to the log per call) costs.
+        let quietConfig = workspace.root + "/invoke-config-no-audit.json"
+        guard FileManager.default.createFile(atPath: quietConfig, contents: Data(#"{"trusted":["dev.skillhost.echo","test.fixture.echo"],"policy":{"audit":{"enabled":false}}}"#.utf8)) else {
+            fail("cannot write \(quietConfig)")
+        }
+        var quietEnv = isolatedEnvironment(state: workspace.root + "/state-invoke-no-audit", workspace: workspace)
+        quietEnv["SKILLHOST_WORKER"] = locations.worker
+        quietEnv["SKILLHOST_CONFIG"] = quietConfig
+        let quietHost: SkillHost
+        do { quietHost = try SkillHost(HostOptions(skillsDir: dir, environment: quietEnv)) } catch {
+            fail("cannot open the host without audit on \(dir): \(error)")
+        }
 
         for id in ["dev.skillhost.echo", "test.fixture.echo"] where host.registry.skill(id: id)?.isolation != .inProcess {
             fail("\(id) is not registered in-process; the trusted list in the bench's config did not apply")
@@ -71,6 +83,12 @@ struct InvokeBench {
             },
             timeAsync("invoke fixture.echo", "C skill (echo_c.c), via SkillHost.invoke") {
                 if case .success = await host.invoke(cRequest) { return true } else { return false }
+            },
+            timeAsync("invoke fixture.echo, no audit", "the same with the audit log off (policy.audit.enabled false)") {
+                if case .success = await quietHost.invoke(cRequest) { return true } else { return false }
+            },
+            timeAsync("invoke echo.say, no audit", "the same with the audit log off") {
+                if case .success = await quietHost.invoke(swiftRequest) { return true } else { return false }
             },
             time("direct, Foundation", "JSONDecoder + JSONEncoder, as EchoSkill does") {
                 !DirectEcho.foundation(inputBytes).isEmpty

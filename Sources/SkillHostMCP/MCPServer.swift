@@ -175,13 +175,13 @@ public final class MCPServer: Sendable {
             return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
         }
         let arguments = params["arguments"] ?? .object(JSONObject())
-        guard case .object = arguments else {
+        guard case .object(let argumentObject) = arguments else {
             return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
         }
         let token = params["_meta"]?["progressToken"]
         let transport = self.transport
         inFlight(id) { [self] caller, cancellation in
-            var request = InvokeRequest(intent: address, input: arguments.serialized, caller: caller, cancellation: cancellation)
+            var request = InvokeRequest(intent: address, arguments: argumentObject, caller: caller, cancellation: cancellation)
             if let token, JSONRPC.validID(token) {
                 request.progress = { step, total, message in
                     var p = JSONObject([("progressToken", token), ("progress", .int(Int64(step)))])

@@ -10,7 +10,29 @@ public struct Line: Sendable {
         bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    public mutating func number<T: BinaryInteger>(_ n: T) { bytes.append(contentsOf: String(n).utf8) }
+    /// The integer's decimal digits (no String in between: frames carry several numbers each).
+    public mutating func number<T: BinaryInteger>(_ n: T) {
+        guard let v = Int64(exactly: n) else { return bytes.append(contentsOf: String(n).utf8) }
+        if v < 0 { bytes.append(UInt8(ascii: "-")) }
+        let m = v.magnitude
+        var scale: UInt64 = 1
+        while m / scale >= 10 { scale *= 10 }
+        while scale > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8((m / scale) % 10))
+            scale /= 10
+        }
+    }
+
+    /// A non-negative amount given in hundredths ("1234" → 12.34, "1230" → 12.3, "1200" → 12), as
+    /// a JSON number.
+    public mutating func hundredths(_ n: Int) {
+        number(n / 100)
+        let fraction = abs(n % 100)
+        guard fraction != 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+        if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+    }
 
     public mutating func bool(_ b: Bool) { b ? raw("true") : raw("false") }
 

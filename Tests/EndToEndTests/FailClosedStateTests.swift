@@ -132,6 +132,21 @@ final class FailClosedStateTests: EndToEndTestCase {
         try assertInvokeOK(invoke("fixture.segv.ok"), skill: "test.fixture.segv")
     }
 
+    /// A call whose audit line cannot be written is not made (the audit log is on by default).
+    func testAnAuditLogThatCannotBeWrittenRefusesCalls() throws {
+        try addSkill("echo_c.so")
+        try FileManager.default.createDirectory(atPath: stateDir + "/audit.jsonl", withIntermediateDirectories: true)
+        try assertInvokeError(invoke("fixture.echo", #"{"text":"x"}"#), kind: "unavailable", exitCode: 12,
+                              messageContains: [stateDir + "/audit.jsonl", "audit log", "Is a directory"])
+        // Once the log can be written, calls go through again; with the log turned off, none is refused.
+        try FileManager.default.removeItem(atPath: stateDir + "/audit.jsonl")
+        try assertInvokeOK(invoke("fixture.echo", #"{"text":"y"}"#), skill: "test.fixture.echo")
+        try FileManager.default.removeItem(atPath: stateDir + "/audit.jsonl")
+        try FileManager.default.createDirectory(atPath: stateDir + "/audit.jsonl", withIntermediateDirectories: true)
+        try writeConfig(#"{"policy": {"audit": {"enabled": false}}}"#)
+        try assertInvokeOK(invoke("fixture.echo", #"{"text":"z"}"#), skill: "test.fixture.echo")
+    }
+
     func testAHealthFileThatCannotBeReadRefusesCalls() throws {
         try addSkill("echo_c.so")
         try FileManager.default.createDirectory(atPath: stateDir + "/health.json", withIntermediateDirectories: true)

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SkillHostCore
+import SkillLoading
 import SkillWire
 
 /// Several calls through ONE host (a `SkillHost` opened in this test process, running the real
@@ -244,7 +245,7 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         guard case .success(let s) = r else { return XCTFail("\(r)") }
         XCTAssertEqual(s.result["contextSet"], .bool(true))
         XCTAssertEqual(steps.steps, ["1/3 step one of three", "2/3 step two of three", "3/3 -"])
-        XCTAssertEqual(ContextStore.shared.get("fixture.progress").map { String(decoding: $0, as: UTF8.self) }, #"{"steps":3}"#,
+        XCTAssertEqual(SkillServices.store.get("fixture.progress").map { String(decoding: $0, as: UTF8.self) }, #"{"steps":3}"#,
                        "a worker's context_set reaches the host's store")
     }
 

@@ -23,10 +23,14 @@ final class WeatherTests: XCTestCase {
     func testResolveCoordinatesPlacesAndDays() throws {
         let places = ["home": WeatherPlace(latitude: 52.23, longitude: 21.01), "Office": WeatherPlace(latitude: 50.06, longitude: 19.94)]
         XCTAssertEqual(try ForecastRequest.resolve(WeatherInput(latitude: 31.23, longitude: 121.47), places: places),
-                       ForecastRequest(latitude: 31.23, longitude: 121.47, place: nil, days: 3))
+                       .ready(ForecastRequest(latitude: 31.23, longitude: 121.47, place: nil, days: 3)))
         XCTAssertEqual(try ForecastRequest.resolve(WeatherInput(place: "home", days: 16), places: places),
-                       ForecastRequest(latitude: 52.23, longitude: 21.01, place: "home", days: 16))
-        XCTAssertEqual(try ForecastRequest.resolve(WeatherInput(place: "office"), places: places).place, "Office")
+                       .ready(ForecastRequest(latitude: 52.23, longitude: 21.01, place: "home", days: 16)))
+        XCTAssertEqual(try ForecastRequest.resolve(WeatherInput(place: "office"), places: places),
+                       .ready(ForecastRequest(latitude: 50.06, longitude: 19.94, place: "Office", days: 3)))
+        // Any other name is looked up (configured names win, so "home" is never geocoded).
+        XCTAssertEqual(try ForecastRequest.resolve(WeatherInput(place: " Tokyo ", days: 2), places: places), .lookUp(place: "Tokyo", days: 2))
+        XCTAssertEqual(try ForecastRequest.resolve(WeatherInput(place: "home"), places: [:]), .lookUp(place: "home", days: 3))
 
         func message(_ input: WeatherInput, _ places: [String: WeatherPlace] = places) -> String? {
             do {
@@ -37,10 +41,9 @@ final class WeatherTests: XCTestCase {
                 return m
             }
         }
-        XCTAssertEqual(message(WeatherInput()), "give \"latitude\" and \"longitude\", or a configured \"place\"; configured places: Office, home")
-        XCTAssertEqual(message(WeatherInput(place: "mars")), "unknown place \"mars\"; configured places: Office, home")
-        XCTAssertEqual(message(WeatherInput(place: "home"), [:]),
-                       "unknown place \"home\"; no places are configured (add them under the config key \"places\")")
+        XCTAssertEqual(message(WeatherInput()), "give \"latitude\" and \"longitude\", or a \"place\": a place name such as \"Tokyo\" or \"Paris, TX\" (configured places: Office, home)")
+        XCTAssertEqual(message(WeatherInput(), [:]), "give \"latitude\" and \"longitude\", or a \"place\": a place name such as \"Tokyo\" or \"Paris, TX\"")
+        XCTAssertEqual(message(WeatherInput(place: "x, France")), "field \"place\" must name a place (at least 2 characters before any comma), found \"x, France\"")
         XCTAssertEqual(message(WeatherInput(latitude: 10)), "\"latitude\" and \"longitude\" must be given together (missing \"longitude\")")
         XCTAssertEqual(message(WeatherInput(latitude: 91, longitude: 0)), "field \"latitude\" must be between -90 and 90, found 91.0")
         XCTAssertEqual(message(WeatherInput(latitude: 0, longitude: -180.5)), "field \"longitude\" must be between -180 and 180, found -180.5")
@@ -51,9 +54,12 @@ final class WeatherTests: XCTestCase {
 
     func testConfigDefaultsAndValidation() throws {
         let empty = try JSONDecoder().decode(WeatherConfig.self, from: Data("{}".utf8))
-        XCTAssertEqual(empty, WeatherConfig(baseURL: "https://api.open-meteo.com", places: [:], timeoutMs: 5000))
-        let full = try JSONDecoder().decode(WeatherConfig.self, from: Data(#"{"baseURL":"http://127.0.0.1:8000/","timeoutMs":800,"places":{"home":{"latitude":1.5,"longitude":2}}}"#.utf8))
-        XCTAssertEqual(try full.validated(), WeatherConfig(baseURL: "http://127.0.0.1:8000", places: ["home": WeatherPlace(latitude: 1.5, longitude: 2)], timeoutMs: 800))
+        XCTAssertEqual(empty, WeatherConfig(baseURL: "https://api.open-meteo.com", geocodingURL: "https://geocoding-api.open-meteo.com", places: [:], timeoutMs: 5000))
+        let full = try JSONDecoder().decode(WeatherConfig.self, from: Data(#"{"baseURL":"http://127.0.0.1:8000/","geocodingURL":"http://127.0.0.1:8001/","timeoutMs":800,"places":{"home":{"latitude":1.5,"longitude":2}}}"#.utf8))
+        XCTAssertEqual(try full.validated(), WeatherConfig(baseURL: "http://127.0.0.1:8000", geocodingURL: "http://127.0.0.1:8001", places: ["home": WeatherPlace(latitude: 1.5, longitude: 2)], timeoutMs: 800))
+        XCTAssertThrowsError(try WeatherConfig(geocodingURL: "geo.example").validated()) { error in
+            XCTAssertEqual(error as? WeatherError, .unavailable("invalid configuration: \"geocodingURL\" must be an http(s) URL such as https://geocoding-api.open-meteo.com, found \"geo.example\""))
+        }
         XCTAssertThrowsError(try WeatherConfig(baseURL: "ftp://x").validated()) { error in
             XCTAssertEqual(error as? WeatherError, .unavailable("invalid configuration: \"baseURL\" must be an http(s) URL such as https://api.open-meteo.com, found \"ftp://x\""))
         }
@@ -412,8 +418,9 @@ final class WeatherTests: XCTestCase {
 
     // MARK: the SkillKit layer
 
+    /// The geocoding service is a closed loopback port: these tests never reach the real one.
     func skillContext(baseURL: String, timeoutMs: Int = 3000) -> SkillContext {
-        let config = #"{"baseURL":"\#(baseURL)","timeoutMs":\#(timeoutMs),"places":{"home":{"latitude":52.2297,"longitude":21.0122}}}"#
+        let config = #"{"baseURL":"\#(baseURL)","geocodingURL":"http://127.0.0.1:\#(closedPort())","timeoutMs":\#(timeoutMs),"places":{"home":{"latitude":52.2297,"longitude":21.0122}}}"#
         return SkillContext(configJSON: Array(config.utf8), dataDirectory: "/nonexistent", caller: "agent")
     }
 
@@ -440,9 +447,12 @@ final class WeatherTests: XCTestCase {
     func testSkillErrors() async throws {
         let server = try startServer()
         var error = await skillError("{}", baseURL: server.baseURL)
-        XCTAssertEqual(error, .invalidInput("give \"latitude\" and \"longitude\", or a configured \"place\"; configured places: home"))
+        XCTAssertEqual(error, .invalidInput("give \"latitude\" and \"longitude\", or a \"place\": a place name such as \"Tokyo\" or \"Paris, TX\" (configured places: home)"))
         error = await skillError(#"{"place":"office"}"#, baseURL: server.baseURL)
-        XCTAssertEqual(error, .invalidInput("unknown place \"office\"; configured places: home"))
+        guard case .unavailable(let down)? = error else { return XCTFail("expected unavailable (geocoding down), got \(String(describing: error))") }
+        XCTAssertTrue(down.contains("/v1/search?name=office&count=10&language=en&format=json failed: "), down)
+        error = await skillError(#"{"place":"home","plcae":"Tokyo"}"#, baseURL: server.baseURL)
+        XCTAssertEqual(error, .invalidInput("unknown field \"plcae\"; the input takes latitude, longitude, place, days"))
         error = await skillError(#"{"latitude":"north","longitude":1}"#, baseURL: server.baseURL)
         guard case .invalidInput(let decodeMessage)? = error else { return XCTFail("expected invalidInput, got \(String(describing: error))") }
         XCTAssertTrue(decodeMessage.contains("latitude"), decodeMessage)

@@ -1,4 +1,5 @@
 import XCTest
+import SkillWire
 @testable import SkillHostCore
 
 final class JSONTests: XCTestCase {
@@ -10,6 +11,17 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(j["d"], .bool(true))
         XCTAssertEqual(j["e"], .null)
         XCTAssertEqual(j["f"]?.arrayValue?[1]["g"], .double(-2000))
+    }
+
+    /// `depth` counts what the parser's `maxDepth` limits, so an object input (MCP, the engine) is held
+    /// to the same limit as text: the deepest text the parser takes has a depth of exactly the limit.
+    func testDepthMatchesTheParsersLimit() throws {
+        XCTAssertEqual(JSON.int(1).depth, 0)
+        XCTAssertEqual(try JSON.parse(#"{"a":[1,{"b":[]}],"c":2}"#).depth, 4)
+        let limit = JSONLimits.maxDepth
+        let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
+        XCTAssertEqual(try JSON.parse(deepest).depth, limit)
+        XCTAssertThrowsError(try JSON.parse("[" + deepest + "]"))
     }
 
     func testKeepsMemberOrderWhenSerializing() throws {

@@ -99,4 +99,15 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(parsed, parsed.sorted())
         for (a, b) in zip(parsed, parsed.dropFirst()) { XCTAssertLessThan(a, b) }
     }
+
+    /// A scan report without an ABI version (another build's scan process) is refused, not a trap.
+    func testAReportWithoutAnABIVersionIsRefused() {
+        for skill in [#"{"id":"a.b"}"#, #"{"id":"a.b","abiMajor":-1,"abiMinor":2}"#, #"{"id":"a.b","abiMajor":1,"abiMinor":"2"}"#] {
+            let r = ManifestValidator.validate(report: try! JSON.parse(#"{"file":"/x/a.so","status":"ok","skill":"# + skill + "}"),
+                                               file: "/x/a.so", hostToolchain: "t")
+            guard case .failure(let refusal) = r else { return XCTFail("accepted \(skill)") }
+            XCTAssertEqual(refusal.reason, .badManifest)
+            XCTAssertTrue(refusal.message.contains("no ABI version"), refusal.message)
+        }
+    }
 }

@@ -9,6 +9,26 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(AuditLog.entries(at: path).map(\.serialized), [#"{"a":1}"#, #"{"c":3}"#])
     }
 
+    /// One process keeps writing while another leaves a torn line: the next line still starts on a
+    /// line of its own, although this process reads the last byte only when the size moved.
+    func testAuditWriterStartsANewLineAfterAnotherProcesssTornLine() throws {
+        let dir = NSTemporaryDirectory() + "/audit-writer-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = AuditLog(stateDir: dir, settings: PolicyConfig.AuditSettings())
+        log.record(line: Array(#"{"n":1}"#.utf8))
+        log.record(line: Array(#"{"n":2}"#.utf8))
+        let other = try XCTUnwrap(FileHandle(forWritingAtPath: dir + "/audit.jsonl"))
+        other.seekToEndOfFile()
+        other.write(Data(#"{"torn":"#.utf8))
+        try other.close()
+        log.record(line: Array(#"{"n":3}"#.utf8))
+        log.record(line: Array(#"{"n":4}"#.utf8))
+        let text = try String(contentsOfFile: dir + "/audit.jsonl", encoding: .utf8)
+        XCTAssertEqual(text, "{\"n\":1}\n{\"n\":2}\n{\"torn\":\n{\"n\":3}\n{\"n\":4}\n")
+        XCTAssertEqual(AuditLog.entries(at: dir + "/audit.jsonl").map(\.serialized), [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#, #"{"n":4}"#])
+    }
+
     func testSHA256KnownVectors() {
         XCTAssertEqual(SHA256.hex(of: []), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(SHA256.hex(of: Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -104,6 +104,14 @@ final class InvokeBridgeTests: XCTestCase {
                                                 message: "the probe's server is down")])
     }
 
+    func testSkillFailureCompletesWithItsStatusAndTheDetailsAsTheResult() {
+        let (id, completions) = invoke(probe, intent: "probe.unavailable", input: #"{"details":true}"#)
+        XCTAssertEqual(completions, [Completion(callID: id, status: Int32(SKH_STATUS_UNAVAILABLE), json: #"{"retryAfterSeconds":30}"#,
+                                                message: "the probe's server is down")])
+        // Details that are not a JSON object are dropped rather than sent.
+        XCTAssertEqual(SkillFailure(.invalidInput("x"), details: [1, 2]).detailsJSON, Array("{}".utf8))
+    }
+
     func testPlainErrorCompletesOnceAsFailed() {
         let (id, completions) = invoke(probe, intent: "probe.throw", input: "{}")
         XCTAssertEqual(completions, [Completion(callID: id, status: Int32(SKH_STATUS_FAILED), json: nil,

@@ -44,6 +44,9 @@ struct ProbeSkill: AgentSkill {
         case "probe.ok":
             return try SkillResult(["b": "2", "a": "1"], message: "fine")
         case "probe.unavailable":
+            if String(decoding: input.json, as: UTF8.self).contains("details") {
+                throw SkillFailure(.unavailable("the probe's server is down"), details: ["retryAfterSeconds": 30])
+            }
             throw SkillError.unavailable("the probe's server is down")
         case "probe.throw":
             throw PlainError()

@@ -62,9 +62,13 @@ public struct WeatherForecastOutput: Codable, Sendable, Equatable {
     public var latitude: Double
     public var longitude: Double
     public var place: String?
+    /// The place found for a place name (absent for coordinates and configured places).
+    public var location: GeocodedPlace?
     public var timezone: String
     public var days: [WeatherDay]
     public var rainExpected: Bool
+    /// What went wrong on the side without failing the call (e.g. a place cache moved aside); absent when nothing did.
+    public var problems: [String]?
 }
 
 /// Builds the output and the human message from a parsed forecast.
@@ -95,9 +99,12 @@ public enum WeatherReport {
             return out
         }
         let output = WeatherForecastOutput(latitude: forecast.latitude, longitude: forecast.longitude, place: request.place,
-                                           timezone: forecast.timezone, days: Array(days),
+                                           location: request.location, timezone: forecast.timezone, days: Array(days),
                                            rainExpected: days.contains { $0.rainy })
-        return (output, chinese ? chineseMessage(for: output, forecast: forecast) : message(for: output, forecast: forecast))
+        let text = chinese ? chineseMessage(for: output, forecast: forecast) : message(for: output, forecast: forecast)
+        // A looked-up place is named, so the reader sees which Springfield was meant.
+        guard let location = request.location else { return (output, text) }
+        return (output, location.label + (chinese ? "：" : ": ") + text)
     }
 
     /// "Rain likely on 2026-11-30 (80%) and 2026-12-01 (65%); bring an umbrella."

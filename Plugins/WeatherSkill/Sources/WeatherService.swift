@@ -11,13 +11,34 @@ public struct WeatherService: Sendable {
         self.fetcher = fetcher
     }
 
-    /// `budgetMs`: how long the caller will still wait (nil: no limit); the HTTP request gets the smaller
-    /// of that (less a 100 ms margin for the answer, at least 100 ms) and the configured `timeoutMs`.
+    /// `budgetMs`: how long the caller will still wait (nil: no limit); each HTTP request gets the smaller
+    /// of what is left of it (less a 100 ms margin for the answer, at least 100 ms) and the configured
+    /// `timeoutMs`. A place name that is not configured is looked up first (`PlaceLookup`), through
+    /// the cache in `dataDirectory` (nil: no cache), in `language` (the service's parameter, e.g. "zh").
     /// `chinese`: the message in Chinese (the caller's locale is zh…).
-    public func forecast(_ input: WeatherInput, budgetMs: Int? = nil, chinese: Bool = false, isCancelled: @escaping @Sendable () -> Bool = { false })
+    public func forecast(_ input: WeatherInput, dataDirectory: String? = nil, language: String = "en", budgetMs: Int? = nil,
+                         chinese: Bool = false, isCancelled: @escaping @Sendable () -> Bool = { false })
         async throws(WeatherError) -> (output: WeatherForecastOutput, message: String) {
-        let request = try ForecastRequest.resolve(input, places: config.places)
-        return try await forecast(request, budgetMs: budgetMs, chinese: chinese, isCancelled: isCancelled)
+        switch try ForecastRequest.resolve(input, places: config.places) {
+        case .ready(let request):
+            return try await forecast(request, budgetMs: budgetMs, chinese: chinese, isCancelled: isCancelled)
+        case .lookUp(let name, let days):
+            let started = DispatchTime.now()
+            let cache = dataDirectory.map { PlaceCache(directory: $0) }
+            let lookup = PlaceLookup(geocodingURL: config.geocodingURL, fetcher: fetcher, cache: cache)
+            let place = try await lookup.find(name, language: language, timeoutMs: timeout(budgetMs), isCancelled: isCancelled)
+            let spentMs = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+            let request = ForecastRequest(latitude: place.latitude, longitude: place.longitude, place: place.label,
+                                          location: place, days: days)
+            var result = try await forecast(request, budgetMs: budgetMs.map { $0 - spentMs }, chinese: chinese, isCancelled: isCancelled)
+            if let problems = cache?.problems, !problems.isEmpty { result.output.problems = problems }
+            return result
+        }
+    }
+
+    /// The HTTP deadline for a caller that waits `budgetMs` more (see `forecast`).
+    func timeout(_ budgetMs: Int?) -> Int {
+        budgetMs.map { max(100, min(config.timeoutMs, $0 - 100)) } ?? config.timeoutMs
     }
 
     public func forecast(_ request: ForecastRequest, budgetMs: Int? = nil, chinese: Bool = false, isCancelled: @escaping @Sendable () -> Bool = { false })
@@ -25,8 +46,7 @@ public struct WeatherService: Sendable {
         guard let url = OpenMeteo.forecastURL(baseURL: config.baseURL, request: request) else {
             throw .unavailable("invalid configuration: cannot build a forecast URL from \"baseURL\" \"\(config.baseURL)\"")
         }
-        let timeoutMs = budgetMs.map { max(100, min(config.timeoutMs, $0 - 100)) } ?? config.timeoutMs
-        let response = try await fetcher.get(url, timeoutMs: timeoutMs, isCancelled: isCancelled)
+        let response = try await fetcher.get(url, timeoutMs: timeout(budgetMs), isCancelled: isCancelled)
         guard response.status == 200 else {
             throw .unavailable("GET \(url.absoluteString) returned HTTP \(response.status)\(Self.reason(response.body))")
         }

@@ -100,7 +100,7 @@ struct Executor {
         let skill = step.skillID, intent = step.intent
         phases.emit(.executing(skill: skill, intent: intent, step: step.id, total: total, detail: nil))
         var call = InvokeRequest(
-            intent: intent, input: JSON.object(input).serialized, caller: request.caller, timeoutMs: timeoutMs,
+            intent: intent, arguments: input, caller: request.caller, timeoutMs: timeoutMs,
             progress: { s, t, message in
                 let detail = (message ?? "") + (t > 0 ? " \(s)/\(t)" : "")
                 progress.withLock {

@@ -1,10 +1,18 @@
 import FoundationEssentials
 
+/// A call's input: JSON text (the CLI's `--input`, scripts), or an object a surface already holds
+/// (MCP's `arguments`, the engine's filled parameters), which is then not written out as text only
+/// to be parsed again. Either way the invoker checks it (a JSON object within `JSONLimits`).
+public enum InvokeInput: Sendable {
+    case text(String)
+    case object(JSONObject)
+}
+
 /// One call of an intent, as a surface hands it to the core.
 public struct InvokeRequest: Sendable {
     public var intent: String
-    /// The input as JSON text; parsed and validated by the invoker.
-    public var input: String
+    /// The input; parsed (text) and validated by the invoker.
+    public var input: InvokeInput
     public var caller: Caller
     /// Overrides the configured deadline.
     public var timeoutMs: Int?
@@ -23,7 +31,23 @@ public struct InvokeRequest: Sendable {
     /// the first call's result instead of calling again (see `IdempotencyStore`).
     public var idempotencyKey: String?
 
+    /// A call with its input as JSON text.
     public init(intent: String, input: String, caller: Caller, timeoutMs: Int? = nil,
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil,
+                situation: CallSituation? = nil) {
+        self.init(intent: intent, input: .text(input), caller: caller, timeoutMs: timeoutMs, progress: progress,
+                  cancellation: cancellation, situation: situation)
+    }
+
+    /// A call with its input as an object.
+    public init(intent: String, arguments: JSONObject, caller: Caller, timeoutMs: Int? = nil,
+                progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil,
+                situation: CallSituation? = nil) {
+        self.init(intent: intent, input: .object(arguments), caller: caller, timeoutMs: timeoutMs, progress: progress,
+                  cancellation: cancellation, situation: situation)
+    }
+
+    public init(intent: String, input: InvokeInput, caller: Caller, timeoutMs: Int? = nil,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil, cancellation: Cancellation? = nil,
                 situation: CallSituation? = nil) {
         self.situation = situation

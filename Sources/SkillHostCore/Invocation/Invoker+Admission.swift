@@ -1,4 +1,5 @@
 import Dispatch
+import SkillWire
 
 /// What admission decided for one call, and what every attempt at it shares.
 struct CallPlan: Sendable {
@@ -15,18 +16,33 @@ struct CallPlan: Sendable {
 }
 
 extension Invoker {
-    /// Admission: the input must be a JSON object (within `JSONLimits`), someone must serve the
-    /// intent, and the policy must let this caller call it. Fills `record` for the audit line.
+    /// Admission: the audit log must be writable (`AuditLog.refusal`), the input must be a JSON object
+    /// (within `JSONLimits`), someone must serve the intent, and the policy must let this caller call it.
+    /// Fills `record` for the audit line.
     func admit(_ request: InvokeRequest, start: DispatchTime, record: inout CallRecord) -> Result<CallPlan, SkillError> {
+        if let refusal = audit.refusal() { return .failure(refusal) }
         let timeout = request.timeoutMs ?? config.invokeTimeoutMs
-        let inputBytes = Array(request.input.utf8)
-        let input: JSON
-        do { input = try JSON.parse(inputBytes) } catch {
-            return .failure(SkillError(.invalidInput, "input for \(request.intent) is not valid JSON: \(error)",
-                                       hint: "pass a JSON object, e.g. --input '{\"from\":\"2026-11-30\"}'"))
-        }
-        guard case .object = input else {
-            return .failure(SkillError(.invalidInput, "input for \(request.intent) must be a JSON object, found \(input.typeDescription)"))
+        let input: JSON, inputBytes: [UInt8]
+        switch request.input {
+        case .text(let text):
+            inputBytes = Array(text.utf8)
+            do { input = try JSON.parse(inputBytes) } catch {
+                return .failure(SkillError(.invalidInput, "input for \(request.intent) is not valid JSON: \(error)",
+                                           hint: "pass a JSON object, e.g. --input '{\"from\":\"2026-11-30\"}'"))
+            }
+            guard case .object = input else {
+                return .failure(SkillError(.invalidInput, "input for \(request.intent) must be a JSON object, found \(input.typeDescription)"))
+            }
+        case .object(let object):
+            input = .object(object)
+            // The same limit as text input (the parser's), so no skill ever sees deeper input.
+            if input.depth > JSONLimits.maxDepth {
+                return .failure(SkillError(.invalidInput, "input for \(request.intent) is nested deeper than \(JSONLimits.maxDepth) levels"))
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(128)
+            input.write(to: &bytes)
+            inputBytes = bytes
         }
         record.input = input
 

@@ -1,4 +1,5 @@
 import Dispatch
+import SkillWire
 
 /// The audit wrapper around every call: one line in the audit log (see `AuditLog`) with what the call's
 /// admission decided and how it ended.
@@ -19,32 +20,39 @@ extension Invoker {
         return outcome
     }
 
-    /// One line of the audit log (see `AuditLog`).
+    /// One line of the audit log (see `AuditLog`), written straight as bytes: this runs on every call.
     func audit(_ request: InvokeRequest, _ record: CallRecord, _ outcome: Result<InvokeSuccess, SkillError>, start: DispatchTime) {
         guard config.policy.audit.enabled else { return }
-        var o = JSONObject([("time", .string(TimeText.nowUTC())), ("caller", .string(request.caller.kind))])
-        if case .agent(let host) = request.caller { o["agentHost"] = .string(host) }
-        o["intent"] = .string(record.binding?.intent.address ?? request.intent)
+        var l = Line()
+        l.bytes.reserveCapacity(384)
+        l.raw("{")
+        l.key("time"); l.quoted(TimeText.nowUTC())
+        l.key("caller"); l.quoted(request.caller.kind)
+        if case .agent(let host) = request.caller { l.key("agentHost"); l.quoted(host) }
+        l.key("intent"); l.quoted(record.binding?.intent.address ?? request.intent)
+        let success = try? outcome.get()
         if let b = record.binding {
-            o["skill"] = .string((try? outcome.get())?.skillID ?? b.skill.id)
-            o["version"] = .string((try? outcome.get())?.skillVersion ?? b.skill.summary.version.description)
+            l.key("skill"); l.quoted(success?.skillID ?? b.skill.id)
+            l.key("version"); l.quoted(success?.skillVersion ?? b.skill.summary.version.description)
         }
-        o["decision"] = .string(record.decision?.name ?? "none")
+        l.key("decision"); l.quoted(record.decision?.name ?? "none")
         switch outcome {
         case .success(let s):
-            o["outcome"] = .string("ok")
-            if s.replayed { o["replayed"] = .bool(true) }
+            l.key("outcome"); l.raw("\"ok\"")
+            if s.replayed { l.key("replayed"); l.bool(true) }
         case .failure(let e):
-            o["outcome"] = .string(e.kind.rawValue)
-            if let rule = e.rule { o["rule"] = .string(rule) }
-            if let d = e.details { o["details"] = AuditLog.shortened(d) }
+            l.key("outcome"); l.quoted(e.kind.rawValue)
+            if let rule = e.rule { l.key("rule"); l.quoted(rule) }
+            if let d = e.details { l.key("details"); AuditLog.shortened(d).write(to: &l.bytes) }
         }
-        if let key = request.idempotencyKey { o["idempotencyKey"] = .string(key) }
-        o["durationMs"] = .double((Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e4).rounded() / 100)
+        if let key = request.idempotencyKey { l.key("idempotencyKey"); l.quoted(key) }
+        l.key("durationMs")
+        l.hundredths(Int((DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + 5_000) / 10_000))
         // The input only with its schema, which says what is secret; never without it.
         if let input = record.input, let b = record.binding, case .success(let schema) = schemas.schemas(b.skill, b.intent.address) {
-            o["input"] = AuditLog.shortened(schema.input.redacted(input))
+            l.key("input"); AuditLog.shortened(schema.input.redacted(input)).write(to: &l.bytes)
         }
-        audit.record(.object(o))
+        l.raw("}")
+        audit.record(line: l.bytes)
     }
 }

@@ -70,18 +70,17 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         }
         var finish: (@Sendable () -> Void)? = nil
         if let gate = serial { finish = { gate.leave() } }
-        let ticket = CallTicket(skillID: id, intent: intent, input: input, context: context, deadline: CallDeadline(deadline), view: view,
-                                host: HostServices.table,
-                                onProgress: progress, onFinish: finish)
+        let call = InProcessCall(skillID: id, intent: intent, input: input, context: context, deadline: CallDeadline(deadline), view: view,
+                                 onProgress: progress, onFinish: finish)
         // Cancelling tells the skill (is_cancelled) and gives it a grace period to complete; then the
         // host stops waiting (the call stays valid until the skill completes, as for a deadline).
         cancellation?.onCancel {
-            ticket.requestCancel()
-            HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { _ = ticket.abandon() }
+            call.requestCancel()
+            HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { _ = call.abandon() }
         }
-        invokeFn(ticket.call)
-        ticket.invokeReturned()
-        guard let outcome = await ticket.wait(until: deadline) else {
+        invokeFn(call.slot.call)
+        call.slot.invokeReturned()
+        guard let outcome = await call.wait(until: deadline) else {
             if cancellation?.isCancelled == true {
                 return .failure(SkillError(.cancelled, "\(intent) was cancelled; skill \(id) did not stop within \(Cancellation.graceMs) ms, so the host stopped waiting for it", skillID: id))
             }

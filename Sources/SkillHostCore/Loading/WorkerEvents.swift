@@ -2,7 +2,7 @@ import Synchronization
 
 /// What the workers of one `WorkerRuntime` did that no call's outcome shows: a skill completing one
 /// call twice (the worker keeps the first completion and reports the second; see the worker's
-/// `ServedCall`). Outlives each worker process, so a count survives a restart. `skillhost validate`
+/// `ServedCalls`). Outlives each worker process, so a count survives a restart. `skillhost validate`
 /// reads it for its exactly-once check; the host's calls do not depend on it. Thread-safe.
 final class WorkerEvents: Sendable {
     private let completedTwice = Mutex<[String: Int]>([:])

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SkillABI
+import SkillLoading
 import SkillWire
 import Synchronization
 
@@ -195,7 +196,7 @@ extension WorkerProcess {
             state.withLock { $0.probes.removeValue(forKey: id) }?.resolve(.success(answer))
         case .contextSet:
             guard let key = f.string("key"), let value = f.bytes("value") else { return "it sent a \"context_set\" without key or value" }
-            ContextStore.shared.set(key, value)
+            SkillServices.store.set(key, value)
         case .invoke, .cancel, .shutdown:
             return "it sent \"\(opName)\", an operation only the host sends"
         }

@@ -234,7 +234,7 @@ final class WorkerProcess: Sendable {
         var frame = frame
         return sendLock.withLock { s -> Bool in
             guard !s.closed else { return false }
-            if withStore, let (version, store) = ContextStore.shared.snapshot(ifNewerThan: s.storeVersion) {
+            if withStore, let (version, store) = SkillServices.store.snapshot(ifNewerThan: s.storeVersion) {
                 frame.key("store"); frame.rawJSON(store)
                 s.storeVersion = version
             }

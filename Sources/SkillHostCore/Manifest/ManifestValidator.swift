@@ -23,8 +23,13 @@ enum ManifestValidator {
             return refuse(.loadFailed, "\"\(file)\": the scan process reported \(s.map { "\"\($0)\"" } ?? "nothing it understood")")
         }
         guard let s = report["skill"] else { return refuse(.badManifest, "\"\(file)\": no skill description in the scan report") }
-        let major = UInt32(s["abiMajor"]?.intValue ?? -1)
-        let minor = UInt32(s["abiMinor"]?.intValue ?? -1)
+        // A report without a readable ABI version comes from a scan process of another build (or a
+        // broken one): refused, never trusted, never a trap.
+        guard let major = s["abiMajor"]?.intValue.flatMap(UInt32.init(exactly:)),
+              let minor = s["abiMinor"]?.intValue.flatMap(UInt32.init(exactly:)) else {
+            return refuse(.badManifest, "\"\(file)\": the scan report has no ABI version (abiMajor and abiMinor as non-negative integers), found abiMajor \(s["abiMajor"].map(describe) ?? "nothing") and abiMinor \(s["abiMinor"].map(describe) ?? "nothing")",
+                          "the skillhost-worker next to skillhost must come from the same build; reinstall skillhost")
+        }
         // Negotiation (skillhost.h, "Versioning"): the same rules every load applies (SkillLoading).
         let required = UInt32(clamping: s["abiMinorRequired"]?.intValue ?? 0)
         if case .failure(let e) = ABINegotiation.servedMinor(major: major, minor: minor, required: required, file: file, id: s["id"]?.stringValue) {

@@ -115,7 +115,7 @@ extension SkillHost {
     public func permissionsJSON(of skill: RegisteredSkill) -> JSON {
         let requested = skill.summary.identity.permissions
         let granted = config.grants[skill.id]?.permissions ?? .none
-        let resolver = PermissionResolver(home: paths.home, environment: ProcessInfo.processInfo.environment,
+        let resolver = PermissionResolver(home: paths.home, environment: invoker.environment,
                                           dataDir: paths.dataDir + "/" + skill.id, config: config.skills[skill.id])
         return .object(JSONObject([("requested", requested.json), ("granted", granted.json),
                                    ("missing", .array(requested.missing(from: granted).map(JSON.string))),

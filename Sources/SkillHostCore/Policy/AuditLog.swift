@@ -9,11 +9,12 @@ import Synchronization
 /// Each line is one `write` to a descriptor opened with O_APPEND, so lines from concurrent calls and
 /// from separate processes never interleave; a short write (a full disk) is not continued by a second
 /// `write`, and every line starts on a new line: when the file does not end in a newline (a torn line
-/// of this or another process), a newline goes first, so a torn line never swallows the next one.
+/// of this or another process), a newline goes first, so a torn line never swallows the next one
+/// (the last byte is read only when the file's size is not where this process's last line ended).
 /// Readers (`entries`) skip a torn line. When the file grows past `maxBytes` it is rotated under
 /// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped). The size is counted
 /// as lines are written and read back (`fstat`), with the path's inode, at most once a second, so a
-/// line costs one system call; a process that still holds a file another one rotated notices within a
+/// line costs two system calls (`fstat`, `write`); a process that still holds a file another one rotated notices within a
 /// second and reopens. Thread-safe.
 final class AuditLog: Sendable {
     let path: String
@@ -25,6 +26,11 @@ final class AuditLog: Sendable {
         var inode: UInt64 = 0
         var size = 0
         var checkedAt = 0
+        /// The file's size right after this process's last complete line (-1: unknown): while the
+        /// file still has that size, it ends in a newline.
+        var cleanEnd = -1
+        /// Why the last line could not be appended (or the log opened), until a line is.
+        var problem: StateFile.Failure?
     }
     private let state = Mutex(Open())
 
@@ -35,24 +41,36 @@ final class AuditLog: Sendable {
 
     deinit { state.withLock { if $0.fd >= 0 { close($0.fd) } } }
 
-    func record(_ entry: JSON) {
+    /// Appends one line: `line` is one JSON object's bytes, without the newline.
+    func record(line: [UInt8]) {
         guard settings.enabled else { return }
-        var line: [UInt8] = []
-        entry.write(to: &line)
+        var line = line
         line.append(0x0a)
         state.withLock { s in
             let now = Self.seconds()
             if s.fd < 0 || (now != s.checkedAt && Self.inode(path) != s.inode) { reopen(&s) }
-            guard s.fd >= 0 else { return }
+            guard s.fd >= 0 else { return }  // `problem` says why (reopen)
+            // The last byte is read only when the file is not where this process left it (another
+            // process appended, or a write of ours was short): a read per line would cost a system
+            // call and an atime update.
             var st = stat()
-            if fstat(s.fd, &st) == 0, st.st_size > 0 {
+            if fstat(s.fd, &st) == 0, st.st_size > 0, Int(st.st_size) != s.cleanEnd {
                 var last: UInt8 = 0
                 if pread(s.fd, &last, 1, st.st_size - 1) == 1, last != 0x0a { line.insert(0x0a, at: 0) }
             }
             var n: Int
             repeat { n = line.withUnsafeBytes { write(s.fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
             if n != line.count {
-                HostLog.warning("cannot append to \(path): " + (n < 0 ? String(cString: strerror(errno)) : "only \(n) of \(line.count) bytes written (the next line starts on a new line)"))
+                let failure = n < 0 ? StateFile.Failure("append to", path)
+                                    : StateFile.Failure("append to", path, reason: "only \(n) of \(line.count) bytes written (the next line starts on a new line)")
+                HostLog.warning("\(failure); calls are refused until the audit log can be written")
+                s.problem = failure
+                s.cleanEnd = -1
+            } else {
+                s.problem = nil
+                // O_APPEND: the line ends where the file ended (seen by fstat, unless another process
+                // appended in between, which the next fstat notices) plus the line.
+                s.cleanEnd = Int(st.st_size) + n
             }
             s.size += max(n, 0)
             if now != s.checkedAt {
@@ -64,15 +82,42 @@ final class AuditLog: Sendable {
         }
     }
 
+    /// Why a call must not go ahead, if it must not: its audit line could not be written (the log
+    /// cannot be opened, or the last line could not be appended and the folder still has less than
+    /// 64 KiB free). Checked before every call while the log is on — a call nobody can account for is
+    /// not made (guarantees fail closed). Costs a lock while the log works.
+    func refusal() -> SkillError? {
+        guard settings.enabled else { return nil }
+        let problem = state.withLock { s -> StateFile.Failure? in
+            if s.fd < 0 { reopen(&s) }
+            guard s.fd >= 0 else { return s.problem }
+            if s.problem != nil {
+                var vfs = statvfs()
+                let free = fstatvfs(s.fd, &vfs) == 0 ? UInt64(geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail) * UInt64(vfs.f_frsize) : 0
+                if free >= 65_536 { s.problem = nil }  // room again: the next line will tell
+            }
+            return s.problem
+        }
+        return problem?.refusal("the call in the audit log")
+    }
+
     private func reopen(_ s: inout Open) {
         if s.fd >= 0 { close(s.fd) }
         let dir = PathText.directory(of: path)
         if access(dir, F_OK) != 0 { try? makeDirectories(dir) }
         s.fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)  // read: the last byte, to start on a new line
-        if s.fd < 0 { HostLog.warning("cannot open the audit log \(path): \(String(cString: strerror(errno)))") }
+        if s.fd < 0 {
+            let code = errno
+            var st = stat()
+            s.problem = stat(dir, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR
+                ? StateFile.Failure("write the audit log in", dir, reason: "it is not a folder")
+                : StateFile.Failure("open the audit log", path, errno: code)
+        } else {
+            s.problem = nil
+        }
         var st = stat()
         let ok = s.fd >= 0 && fstat(s.fd, &st) == 0
-        (s.inode, s.size, s.checkedAt) = (ok ? UInt64(st.st_ino) : 0, ok ? Int(st.st_size) : 0, Self.seconds())
+        (s.inode, s.size, s.checkedAt, s.cleanEnd) = (ok ? UInt64(st.st_ino) : 0, ok ? Int(st.st_size) : 0, Self.seconds(), -1)
     }
 
     private static func seconds() -> Int {

@@ -38,6 +38,16 @@ public enum JSON: Equatable, Sendable {
         }
     }
 
+    /// How many containers deep the value nests (a scalar 0, `{"a":1}` 1, `[[]]` 2): what `parse`'s
+    /// `maxDepth` limits.
+    public var depth: Int {
+        switch self {
+        case .array(let a): return 1 + (a.lazy.map(\.depth).max() ?? 0)
+        case .object(let o): return 1 + (o.members.lazy.map(\.value.depth).max() ?? 0)
+        default: return 0
+        }
+    }
+
     /// A short name of the value's JSON type, for error messages ("a string", "an object", …).
     public var typeDescription: String {
         switch self {

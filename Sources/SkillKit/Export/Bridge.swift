@@ -82,6 +82,9 @@ enum Bridge {
             session.complete(status: Int32(SKH_STATUS_OK), json: result.json, message: result.message)
         } catch let error as SkillError {
             session.complete(status: error.abiStatus, json: nil, message: error.message.isEmpty ? error.kind : error.message)
+        } catch let failure as SkillFailure {
+            let error = failure.error
+            session.complete(status: error.abiStatus, json: failure.detailsJSON, message: error.message.isEmpty ? error.kind : error.message)
         } catch {
             session.complete(status: Int32(SKH_STATUS_FAILED), json: nil, message: String(describing: error))
         }

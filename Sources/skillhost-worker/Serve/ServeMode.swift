@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SkillABI
+import SkillLoading
 import SkillWire
 import Synchronization
 
@@ -54,6 +55,8 @@ struct ServeOptions {
 
 /// The loaded skill, set once by main before hello (the reader waits for `ready` before using it).
 nonisolated(unsafe) var servedSkill: UnsafePointer<skh_skill>! = nil
+/// Its id, for log lines.
+nonisolated(unsafe) var servedSkillID = ""
 let ready = DispatchSemaphore(value: 0)
 /// Starts a serialized skill's queued call when the previous one completed on the skill's own thread.
 let invokeQueueSerial = DispatchQueue(label: "skillhost.worker.invoke")
@@ -89,6 +92,7 @@ func runServeMode(_ args: [String]) -> Never {
     //    sandbox applied above, whose rules let dlopen open /proc/self/fd/N: the file's path is allowed).
     let file = receiveSkillFile(options)
     // 2. dlopen of /proc/self/fd/N, the entry, ABI negotiation and the id check (SkillLoading).
+    _ = WorkerServices.table  // the handlers, before any skill code runs
     let skill = loadSkill(file, options)
     if let initFn = skill.pointee.`init` {
         let rc = initFn(WorkerServices.table)
@@ -97,6 +101,7 @@ func runServeMode(_ args: [String]) -> Never {
         }
     }
     servedSkill = skill
+    servedSkillID = options.id
     var hello = Line.frame(.hello)
     hello.key("protocol"); hello.number(WireProtocol.version)
     hello.key("pid"); hello.number(getpid())
@@ -194,7 +199,7 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
                     context: UnsafeBufferPointer(rebasing: frame[context]), deadline: CallDeadline(millisecondsFromNow: deadlineMs),
                     view: view.map { contextEntries(UnsafeBufferPointer(rebasing: frame[$0])) })
     case .cancel:
-        ServedCall.running.withLock { $0[id] }?.cancelled.store(true, ordering: .relaxed)
+        ServedCalls.running.withLock { $0[id] }?.cancelled.store(true, ordering: .relaxed)
     case .health:
         let ctx = context.map { Array(frame[$0]) } ?? Array("{}".utf8)
         startHealth(id: id, context: ctx)
@@ -209,7 +214,7 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
 }
 
 func replaceStore(_ object: UnsafeBufferPointer<UInt8>) {
-    WorkerContextStore.shared.replace(with: contextEntries(object))
+    SkillServices.store.replace(with: contextEntries(object))
 }
 
 /// A JSON object of context-store entries as key → JSON bytes.
@@ -223,7 +228,7 @@ func contextEntries(_ object: UnsafeBufferPointer<UInt8>) -> [String: [UInt8]] {
 func startInvoke(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, context: UnsafeBufferPointer<UInt8>,
                  deadline: CallDeadline, view: [String: [UInt8]]?) {
     let skill = servedSkill!
-    let call = ServedCall(id: id, intent: intent, input: input, context: context, deadline: deadline, view: view, host: WorkerServices.table)
+    let call = ServedCalls.start(id: id, intent: intent, input: input, context: context, deadline: deadline, view: view)
     guard skill.pointee.invoke != nil else {
         call.complete(status: SKH_STATUS_FAILED, result: nil, length: 0, message: "the skill has no invoke function")
         return
@@ -236,7 +241,7 @@ func startInvoke(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, 
 }
 
 /// Calls the skill's invoke() for `call` on this thread.
-func run(_ call: ServedCall) {
+func run(_ call: CallSlot) {
     invokesRunning.add(1, ordering: .acquiringAndReleasing)
     CPUBudget.callStarts()
     servedSkill!.pointee.invoke!(call.call)
@@ -247,9 +252,9 @@ func run(_ call: ServedCall) {
 /// The calls of a skill without SKH_SKILL_THREAD_SAFE: one at a time, in arrival order; the next
 /// starts when the previous one has returned from invoke() and completed.
 enum SerialCalls {
-    private static let state = Mutex<(busy: Bool, queue: [ServedCall], head: Int)>((false, [], 0))
+    private static let state = Mutex<(busy: Bool, queue: [CallSlot], head: Int)>((false, [], 0))
 
-    static func submit(_ call: ServedCall) {
+    static func submit(_ call: CallSlot) {
         let now = state.withLock { s -> Bool in
             if s.busy { s.queue.append(call); return false }
             s.busy = true
@@ -258,7 +263,7 @@ enum SerialCalls {
         if now { start(call) }
     }
 
-    private static func start(_ call: ServedCall) {
+    private static func start(_ call: CallSlot) {
         call.onFinish = { onInvokingThread in
             guard let next = takeNext() else { return }
             // Never start skill code from inside the skill's own complete(): it may hold its locks.
@@ -267,7 +272,7 @@ enum SerialCalls {
         run(call)
     }
 
-    private static func takeNext() -> ServedCall? {
+    private static func takeNext() -> CallSlot? {
         state.withLock { s in
             guard s.head < s.queue.count else {
                 s.queue.removeAll(keepingCapacity: true)

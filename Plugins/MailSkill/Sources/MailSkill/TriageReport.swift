@@ -29,6 +29,34 @@ struct TriageReport: Encodable {
         let name: String?
         let type: String
         let bytes: Int
+        /// For an attached message (message/rfc822): what it says.
+        let message: AttachedMessage?
+
+        init(_ a: MailMessage.Attachment) {
+            (name, type, bytes) = (a.filename, a.contentType, a.size)
+            message = a.message.map(AttachedMessage.init)
+        }
+    }
+
+    /// A forwarded message: sender, subject, date, its text (at most `textLimit` characters) and its
+    /// own attachments, nested as deep as `MailMessage.maxForwardDepth`.
+    struct AttachedMessage: Encodable {
+        static let textLimit = 2000
+        let from: String
+        let fromAddress: String
+        let subject: String
+        let date: String?
+        let text: String
+        let attachments: [Attachment]
+
+        init(_ m: MailMessage.Forwarded) {
+            from = m.from?.display ?? ""
+            fromAddress = m.from?.address ?? ""
+            subject = m.subject
+            date = m.date?.rfc3339
+            text = m.text.count > Self.textLimit ? String(m.text.prefix(Self.textLimit)) + "…" : m.text
+            attachments = m.attachments.map(Attachment.init)
+        }
     }
 
     struct Counts: Encodable {
@@ -62,7 +90,7 @@ struct TriageReport: Encodable {
                 subject: m.message.subject, date: m.date?.rfc3339, labels: m.labels.map(\.rawValue), seen: m.seen,
                 summary: m.summary,
                 event: m.invitation.map { Event(summary: $0.summary ?? m.message.subject, start: $0.start?.text, end: $0.end?.text, location: $0.location) },
-                attachments: m.message.attachments.map { Attachment(name: $0.filename, type: $0.contentType, bytes: $0.size) },
+                attachments: m.message.attachments.map(Attachment.init),
                 problems: m.problems)
     }
 

@@ -1,10 +1,19 @@
 import Foundation
 
 /// One header field: its name as written and its unfolded value (RFC 5322 §2.2.3), not yet RFC 2047
-/// decoded. Value bytes are read as UTF-8 when valid (RFC 6532), else as ISO-8859-1.
+/// decoded. `value` reads the bytes as UTF-8 when valid (RFC 6532), else as ISO-8859-1 — enough for
+/// structured fields; `raw` keeps the bytes for text fields whose 8-bit bytes need a charset guess.
 public struct HeaderField: Sendable, Equatable {
     public let name: String
     public let value: String
+    /// The unfolded, trimmed value bytes.
+    public let raw: [UInt8]
+
+    public init(name: String, value: String, raw: [UInt8]? = nil) {
+        self.name = name
+        self.value = value
+        self.raw = raw ?? Array(value.utf8)
+    }
 }
 
 /// The header section of a message or a MIME part.
@@ -37,9 +46,22 @@ public struct Headers: Sendable {
         return fields.filter { $0.name.lowercased() == key }.map(\.value)
     }
 
-    /// The first field called `name` with RFC 2047 encoded words decoded (problems are appended).
-    public func decoded(_ name: String, problems: inout [String]) -> String? {
-        guard let raw = self[name] else { return nil }
+    /// The first field called `name` as text: UTF-8 when valid; raw 8-bit bytes in any other charset
+    /// (mailers that skip RFC 2047) are read by `CharsetGuess` with `hint` (a charset the message declares
+    /// elsewhere), and the guess is appended to `problems` ("Subject: raw 8-bit bytes read as GB18030
+    /// (guessed)"). Encoded words are left as they are.
+    public func text(_ name: String, hint: String? = nil, problems: inout [String]) -> String? {
+        let key = name.lowercased()
+        guard let field = fields.first(where: { $0.name.lowercased() == key }) else { return nil }
+        let guess = CharsetGuess.guess(field.raw, hint: hint)
+        if guess.guessed { problems.append("\(name): raw 8-bit bytes read as \(guess.charset) (guessed)") }
+        return guess.text
+    }
+
+    /// The first field called `name` as `text` gives it, with RFC 2047 encoded words decoded (problems
+    /// are appended).
+    public func decoded(_ name: String, hint: String? = nil, problems: inout [String]) -> String? {
+        guard let raw = text(name, hint: hint, problems: &problems) else { return nil }
         let d = EncodedWords.decode(raw)
         problems.append(contentsOf: d.problems.map { "\(name): \($0)" })
         return d.text
@@ -69,7 +91,8 @@ public struct Headers: Sendable {
             break
         }
         let parsed = fields.map { f in
-            HeaderField(name: f.name, value: TextBytes.utf8OrLatin1(f.value[...].trimmed()))
+            let raw = f.value[...].trimmed()
+            return HeaderField(name: f.name, value: TextBytes.utf8OrLatin1(raw), raw: Array(raw))
         }
         return (Headers(fields: parsed, malformedLines: malformed), bytes[bodyStart...])
     }

@@ -14,10 +14,8 @@ public struct Mailbox: Sendable {
     public let messages: [StoredMessage]
     public let skipped: [SkippedMessage]
 
-    /// Largest single message read (a Maildir file); larger ones are skipped.
+    /// Largest single message read (a Maildir file, or one message of an mbox); larger ones are skipped.
     public static let messageLimit = 32 * 1_048_576
-    /// Largest mbox file read.
-    public static let mboxLimit = 512 * 1_048_576
 
     public static func open(path: String) throws(MailboxError) -> Mailbox {
         switch FileBytes.kind(path) {
@@ -39,8 +37,7 @@ public struct Mailbox: Sendable {
     }
 }
 
-/// One stored message. Maildir messages are read when `load()` is called; mbox messages are slices of
-/// the file already read.
+/// One stored message, read when `load()` is called (a Maildir file; a byte range of an mbox).
 public struct StoredMessage: Sendable {
     /// Where it is, for people: `new/1795680000.M1P1001.sample` or `archive.mbox#2`.
     public let source: String
@@ -54,6 +51,7 @@ public struct StoredMessage: Sendable {
 
     enum Content: Sendable {
         case file(String)
+        case mbox(path: String, range: Range<Int>)
         case bytes(ArraySlice<UInt8>)
     }
 
@@ -61,6 +59,11 @@ public struct StoredMessage: Sendable {
     public func load() throws(MailboxError) -> ArraySlice<UInt8> {
         switch content {
         case .bytes(let b): return b
+        case .mbox(let path, let range):
+            guard range.count <= Mailbox.messageLimit else {
+                throw .unreadable(path: path, reason: "message \(source) is larger than \(Mailbox.messageLimit / 1_048_576) MB")
+            }
+            return try Mbox.load(path, range: range)
         case .file(let path):
             do { return try FileBytes.read(path, limit: Mailbox.messageLimit)[...] } catch { throw .unreadable(path: path, reason: error.description) }
         }

@@ -49,7 +49,9 @@ public struct TriageRun: Sendable {
     public let cancelled: Bool
 }
 
-/// Reads a mailbox, parses and classifies every message, filters, sorts and limits.
+/// Reads a mailbox, parses and classifies every message, filters, sorts and limits. Only the newest
+/// `limit` messages that pass the filters are kept while reading, so memory follows `limit`, not the
+/// size of the mailbox.
 ///
 /// Contract: throws only `MailboxError` (the path is not a mailbox, or cannot be read at all). A message
 /// that cannot be read or is not a message is skipped with its reason; one that is read with problems is
@@ -59,12 +61,20 @@ public enum MailTriage {
     public static func run(path: String, options: TriageOptions, isCancelled: () -> Bool = { false }) throws(MailboxError) -> TriageRun {
         let mailbox = try Mailbox.open(path: path)
         var skipped = mailbox.skipped
-        var all: [TriagedMessage] = []
+        var total = 0, matched = 0
+        var kept: [TriagedMessage] = []   // newest first, at most limit
+        let limit = max(0, options.limit)
         var cancelled = false
         for stored in mailbox.messages {
             if isCancelled() { cancelled = true; break }
             do {
-                all.append(try triage(stored, options: options))
+                let m = try triage(stored, options: options)
+                total += 1
+                guard passes(m, options) else { continue }
+                matched += 1
+                guard kept.count < limit || newestFirst(m, kept[kept.count - 1]) else { continue }
+                kept.insert(m, at: kept.firstIndex { newestFirst(m, $0) } ?? kept.count)
+                if kept.count > limit { kept.removeLast() }
             } catch let error as MailboxError {
                 if case .unreadable(_, let reason) = error { skipped.append(SkippedMessage(source: stored.source, reason: reason)) }
             } catch let error as MailMessage.ParseError {
@@ -73,14 +83,15 @@ public enum MailTriage {
                 skipped.append(SkippedMessage(source: stored.source, reason: String(describing: error)))
             }
         }
-        let matching = all.filter { m in
-            if options.unreadOnly && m.seen { return false }
-            if let since = options.since { return (m.date?.date).map { $0 >= since } ?? false }
-            return true
-        }.sorted(by: newestFirst)
-        return TriageRun(path: mailbox.path, format: mailbox.format, total: all.count,
-                         messages: Array(matching.prefix(max(0, options.limit))), matched: matching.count,
+        return TriageRun(path: mailbox.path, format: mailbox.format, total: total, messages: kept, matched: matched,
                          skipped: skipped, cancelled: cancelled)
+    }
+
+    /// The `unreadOnly` and `since` filters.
+    static func passes(_ m: TriagedMessage, _ options: TriageOptions) -> Bool {
+        if options.unreadOnly && m.seen { return false }
+        if let since = options.since { return (m.date?.date).map { $0 >= since } ?? false }
+        return true
     }
 
     /// Parses and classifies one stored message.
