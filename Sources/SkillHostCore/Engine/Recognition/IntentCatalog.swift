@@ -5,7 +5,7 @@ public struct IntentCatalog: Sendable {
     public struct Entry: Sendable {
         /// The intent's address ("reminder.create", "name@2"), as calls use it.
         public var intent: String
-        public var name: String
+        public let name: String
         public var skillID: String
         public var skillName: String
         public var description: String
@@ -20,10 +20,12 @@ public struct IntentCatalog: Sendable {
                     examples: [IntentManifest.Example], inputSchema: JSON, flags: IntentFlags, outputSchema: JSON? = nil) {
             (self.intent, self.name, self.skillID, self.skillName, self.description) = (intent, name, skillID, skillName, description)
             (self.keywords, self.examples, self.inputSchema, self.flags, self.outputSchema) = (keywords, examples, inputSchema, flags, outputSchema)
+            domain = name.split(separator: ".").dropLast().joined(separator: ".")
         }
         /// The name without its last segment ("calendar.events" for calendar.events.list and .summary,
-        /// "weather" for weather.forecast): one part of a sentence asks one thing per domain.
-        public var domain: String { name.split(separator: ".").dropLast().joined(separator: ".") }
+        /// "weather" for weather.forecast): one part of a sentence asks one thing per domain. Set from
+        /// `name` at init.
+        public let domain: String
     }
 
     public var entries: [Entry]

@@ -163,7 +163,8 @@ public struct KeywordRecognizer: IntentRecognizer {
                 kw = 1 - (1 - kw) * 0.4
             }
             let confidence = 1 - (1 - kw) * (1 - 0.9 * similarity[i])
-            if confidence > 0 { scored.append(Scored(entry: entry, confidence: confidence, matched: matched)) }
+            // Below a twentieth an intent plays no part (near misses start at `questionThreshold`).
+            if confidence >= 0.05 { scored.append(Scored(entry: entry, confidence: confidence, matched: matched)) }
         }
         return scored.sorted {
             if $0.confidence != $1.confidence { return $0.confidence > $1.confidence }
