@@ -39,7 +39,7 @@ struct EnglishLanguagePack: LanguagePack {
 
     static let abbreviations: [String: String] = [
         "tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tomoz": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow",
-        "tonite": "tonight", "2nite": "tonight", "mtg": "meeting", "mtgs": "meetings", "appt": "appointment", "appts": "appointments",
+        "tonite": "tonight", "wknd": "weekend", "2nite": "tonight", "mtg": "meeting", "mtgs": "meetings", "appt": "appointment", "appts": "appointments",
         "cal": "calendar", "sched": "schedule", "wx": "weather", "temp": "temperature", "wk": "week", "rmd": "remind",
         "rmnd": "remind", "pls": "please", "plz": "please", "u": "you", "ur": "your", "remindme": "remind me", "msg": "message",
         "kilometres": "kilometers", "kilometre": "kilometer", "metres": "meters", "metre": "meter", "litres": "liters", "litre": "liter",
@@ -62,7 +62,7 @@ struct EnglishLanguagePack: LanguagePack {
                          "is there", "are there", "is it", "are my", "any ", "was", "were", "should i", "shall i", "am i", "is my", "can i"],
         questionAnywhere: [],
         questionStrong: [],
-        selfWords: ["me", "my", "us", "our", "i"],
+        selfWords: ["me", "us"],
         questionEndings: [],
         negations: ["don't", "dont", "do not", "doesn't", "no need", "not necessary", "never ", "no longer", "without ",
                     "stop reminding", "not remind", "not create", "not add", "not set", "no reminder", "not needed",
@@ -71,7 +71,8 @@ struct EnglishLanguagePack: LanguagePack {
         remember: ["don't forget", "dont forget", "do not forget", "don't let me forget", "do not let me forget", "never forget"],
         carriers: ["translate", " mean?", "meaning of", "what do you think of", "summarize this", "summarise this", "proofread",
                    "ignore previous", "ignore all previous", "ignore the above", "forwarded message", "original message",
-                   "the email says", "the mail says", "copy this", "he told me", "she told me", "wrote \"", "said \""],
+                   "the email says", "the mail says", "copy this", "he told me", "she told me", "wrote \"", "said \"",
+                   "says:", "said:", "wrote:", "emailed:", "texted:"],
         mailHeaders: ["from:", "subject:", "to:"])
 
     let unitWords = [

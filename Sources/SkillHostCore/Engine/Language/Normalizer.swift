@@ -57,6 +57,12 @@ struct Normalizer: Sendable {
                 guard d <= limit else { continue }
                 if best == nil || d < best!.1 { best = (candidate, d); tie = false } else if d == best!.1 { tie = true }
             }
+            // A tie between forms of one word ("remind", "reminder" for "reminde") takes the shortest.
+            if tie, let b = best {
+                let tied = (byFirstLetter[lower.first!] ?? []).filter { abs($0.count - lower.count) <= limit && Self.distance(lower, $0, limit: limit) == b.1 }
+                let stem = tied.min { $0.count < $1.count }!
+                if stem.count >= 5, tied.allSatisfy({ $0.hasPrefix(stem) }) { best = (stem, b.1); tie = false }
+            }
             if let best, !tie { out += best.0 } else { out += word }
         }
         for ch in text {
