@@ -48,13 +48,15 @@ demo: install-skills
 	@bash scripts/demo.sh $(RELEASE) $(SKILLS_DIR) $(DEMO)
 
 # Every test: unit tests per module, plugin tests, and end-to-end tests of the real binaries; then
-# `skillhost mcp` driven by the official MCP Python client (from the venv below; never skipped). The
-# mail skill's own package tests run first; the end-to-end tests load the release libMailSkill.so
-# through SKILLHOST_MAIL_SKILL. The main suite's summary comes last but one: the MCP client's is last.
+# `skillhost mcp` driven by the official MCP Python client (from the venv below; never skipped), over
+# Streamable HTTP (directly, and two instances behind Debian's nginx) and over stdio. The mail skill's
+# own package tests run first; the end-to-end tests load the release libMailSkill.so through
+# SKILLHOST_MAIL_SKILL. The stdio MCP client's summary comes last.
 test: build-debug mcp-venv
 	$(MAKE) --no-print-directory mail-skill
 	$(SWIFT) test --package-path Plugins/MailSkill --disable-swift-testing
 	SKILLHOST_BIN_DIR=$(DEBUG) SKILLHOST_MAIL_SKILL=$(abspath $(MAIL_SKILL)) $(SWIFT) test --disable-swift-testing
+	SKILLHOST_BIN_DIR=$(DEBUG) SKILLHOST_MAIL_SKILL=$(abspath $(MAIL_SKILL)) $(MCP_VENV)/bin/python Tests/MCP/test_mcp_http.py
 	SKILLHOST_BIN_DIR=$(DEBUG) $(MCP_VENV)/bin/python Tests/MCP/test_mcp_client.py
 
 # `skillhost ask` measured on Tests/Eval/requests.jsonl (zh and en requests with expected intents,

@@ -6,9 +6,11 @@ tool, sequentially and with 8 calls in flight, against
   - skillhost mcp, echo skill (Tests/Fixtures/echo_c.c) in a worker process (the default),
   - skillhost mcp, the same skill trusted (in-process),
   - an echo server written with the Python MCP SDK (Benchmarks/mcp_echo_server.py),
-then the time from a .so landing in the skill folder (atomic rename) to notifications/tools/list_changed.
+then the time from a .so landing in the skill folder (atomic rename) to notifications/tools/list_changed,
+and (f3) the same sequential tools/call over Streamable HTTP (`skillhost mcp --http`, one keep-alive
+connection, http.client) next to the stdio figure.
 
-    python Benchmarks/mcp_bench.py --bin .build/release [--calls 2000] [--warmup 200]
+    python Benchmarks/mcp_bench.py --bin .build/release [--calls 2000] [--warmup 200] [--http-only]
 Run with the venv's python (make mcp-venv): the baseline server needs the `mcp` package.
 """
 import argparse
@@ -113,6 +115,67 @@ def sequential(c, n, warmup):
     return out
 
 
+class HttpClient:
+    """A JSON-RPC client over one keep-alive HTTP/1.1 connection to `skillhost mcp --http` (stdlib only)."""
+
+    def __init__(self, argv, env):
+        import http.client
+        import re
+        self.p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+        port = None
+        for line in self.p.stderr:
+            m = re.match(r"skillhost mcp: listening on http://127\.0\.0\.1:(\d+)/mcp$", line.strip())
+            if m:
+                port = int(m.group(1))
+                break
+        if port is None:
+            raise RuntimeError("skillhost mcp --http did not say where it listens")
+        self.conn = http.client.HTTPConnection("127.0.0.1", port)
+        self.headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        self.next = 0
+        r = self.post("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
+        self.headers["Mcp-Session-Id"] = self.session
+        self.headers["MCP-Protocol-Version"] = r["result"]["protocolVersion"]
+
+    def post(self, method, params):
+        self.next += 1
+        self.conn.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0", "id": self.next, "method": method, "params": params}), self.headers)
+        r = self.conn.getresponse()
+        body = r.read().decode()
+        self.session = r.getheader("Mcp-Session-Id")
+        if r.getheader("Content-Type") == "text/event-stream":
+            body = [l[len("data: "):] for l in body.split("\n") if l.startswith("data: ")][-1]
+        return json.loads(body)
+
+    def close(self):
+        self.conn.close()
+        self.p.terminate()
+        self.p.wait()
+
+
+def http_sequential(c, n, warmup):
+    for i in range(warmup):
+        check(c.post("tools/call", call_params(i)))
+    out = []
+    for i in range(n):
+        t = time.perf_counter_ns()
+        check(c.post("tools/call", call_params(i)))
+        out.append((time.perf_counter_ns() - t) / 1000)
+    return out
+
+
+def http_part(skillhost, skills, env, quiet_config, a, stdio_p50=None):
+    """(f3): sequential tools/call over Streamable HTTP, worker process, audit off; next to stdio's."""
+    c = HttpClient([skillhost, "mcp", "--http", "127.0.0.1:0", "--skills-dir", skills, "--config", quiet_config], env)
+    seq = http_sequential(c, a.calls, a.warmup)
+    c.close()
+    p50 = statistics.median(seq)
+    print()
+    print(f"(f3) tools/call over Streamable HTTP (skillhost mcp --http, worker, no audit; one keep-alive connection, "
+          f"SSE response; {a.warmup} warm-up + {a.calls} timed): sequential p50 {fmt(p50)} µs, p99 {fmt(pct(seq, 99))} µs"
+          + (f"; stdio p50 {fmt(stdio_p50)} µs ({p50 / stdio_p50:.1f}×)" if stdio_p50 else ""))
+
+
 def pings(c, n):
     out = []
     for _ in range(n):
@@ -173,6 +236,7 @@ def main():
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--warmup", type=int, default=200)
     ap.add_argument("--swaps", type=int, default=9)
+    ap.add_argument("--http-only", action="store_true", help="only (f3) and the stdio figure it is shown next to")
     a = ap.parse_args()
     skillhost = os.path.join(a.bin, "skillhost")
     work = tempfile.mkdtemp(prefix="skillhost-mcp-bench.")
@@ -189,6 +253,15 @@ def main():
     quiet_config = os.path.join(work, "quiet.json")
     with open(quiet_config, "w") as f:
         json.dump({"policy": {"audit": {"enabled": False}}}, f)
+
+    if a.http_only:
+        c = Client([skillhost, "mcp", "--skills-dir", skills, "--config", quiet_config], env)
+        c.initialize()
+        stdio = statistics.median(sequential(c, a.calls, a.warmup))
+        c.close()
+        http_part(skillhost, skills, env, quiet_config, a, stdio)
+        shutil.rmtree(work, ignore_errors=True)
+        return
 
     servers = [
         ("skillhost mcp, worker process", [skillhost, "mcp", "--skills-dir", skills], env),
@@ -218,6 +291,8 @@ def main():
     for name in list(rows)[:-1]:
         r = rows[name]
         print(f"      {name:32} sequential p50 {base[0] / r[0]:.1f}×, 8-deep p50 {base[2] / r[2]:.1f}×, throughput {r[4] / base[4]:.1f}×")
+
+    http_part(skillhost, skills, env, quiet_config, a, rows["skillhost mcp, worker, no audit"][0])
 
     # A quick call while 64 slow calls (5 s, Tests/Fixtures/delay_queue.c, thread-safe) are in flight:
     # each call is a task that holds no thread, so the quick one should not wait behind them.

@@ -3,12 +3,14 @@ import Glibc
 import SkillHostCore
 import Synchronization
 
-/// `skillhost mcp`: the agent surface. A thin adapter from MCP (JSON-RPC over stdio) to the core:
-/// every tool call is an `InvokeRequest` with caller `.agent(host: client name)`, and every rule about
-/// what an agent may call lives in the core's `Policy` (this file only lists what it allows).
+/// `skillhost mcp`: the agent surface. A thin adapter from MCP (JSON-RPC) to the core: every tool
+/// call is an `InvokeRequest` with caller `.agent(host: client name)`, and every rule about what an
+/// agent may call lives in the core's `Policy` (this file only lists what it allows). The protocol
+/// logic here serves `MCPSession`s; the transports only move messages: stdio (`run`, one session) and
+/// Streamable HTTP (`MCPHTTPTransport`, one session per `Mcp-Session-Id`).
 ///
 /// Lifecycle: `initialize` (revision 2025-11-25, also 2025-06-18, 2025-03-26 and 2024-11-05),
-/// `notifications/initialized`, `ping`, `server/discover` (the 2026-07-28 probe), exit at end of input.
+/// `notifications/initialized`, `ping`, `server/discover` (the 2026-07-28 probe).
 /// Tools: `tools/list` (cursor pagination), `tools/call` (concurrent: each call is a task that holds no
 /// thread while its skill works, so a slow skill's calls never delay another's; with progress and
 /// cancellation), `notifications/tools/list_changed` when the skill folder changes (the
@@ -20,85 +22,79 @@ public final class MCPServer: Sendable {
     static let levels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
     let host: SkillHost
-    let transport: StdioTransport
     let pageSize: Int
+    let maxLine: Int
 
-    private struct State {
-        var initialized = false
-        var clientName = "mcp-client"
-        var protocolVersion = MCPServer.protocolVersions[0]
-        var logLevel = 1  // info
-        /// Calls in flight by request id (serialized), for notifications/cancelled.
-        var inFlight: [String: Cancellation] = [:]
-        /// The tools last listed (their JSON), to announce a change only when there is one.
-        var listed: [String]?
-    }
-    private let state = Mutex(State())
     private let catalogCache = Mutex<(registry: ObjectIdentifier?, catalog: ToolCatalog?)>((nil, nil))
-    private let calls = DispatchGroup()
+    /// Every session a transport attached: the ones `skillsChanged` and `log` reach.
+    private let sessions = Mutex<[ObjectIdentifier: MCPSession]>([:])
+    let calls = DispatchGroup()
 
     public init(host: SkillHost, pageSize: Int = 100, maxLine: Int = 64 << 20) {
         self.host = host
         self.pageSize = max(1, pageSize)
-        transport = StdioTransport(maxLine: maxLine)
+        self.maxLine = maxLine
     }
 
-    /// Serves until standard input ends; then gives the calls still running a second to answer,
-    /// cancels the rest, and returns 0.
-    public func run() -> Int32 {
-        transport.readLines({ handle($0) }, tooLong: {
-            transport.send(JSONRPC.error(.null, JSONRPC.invalidRequest, "Invalid Request: message longer than \(transport.maxLine) bytes"))
-        })
-        if calls.wait(timeout: .now() + .seconds(1)) == .timedOut {
-            let running = state.withLock { Array($0.inFlight.values) }
-            for c in running { c.cancel() }
-            _ = calls.wait(timeout: .now() + .seconds(2))
-        }
-        return 0
+    // MARK: - Sessions
+
+    /// Makes `session` one that announcements and log lines reach.
+    func attach(_ session: MCPSession) { sessions.withLock { $0[ObjectIdentifier(session)] = session } }
+
+    /// Forgets `session` and cancels its calls still running.
+    func detach(_ session: MCPSession) {
+        sessions.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(session)) }
+        session.cancelAll()
     }
+
+    var attached: [MCPSession] { sessions.withLock { Array($0.values) } }
 
     // MARK: - Dispatch
 
-    func handle(_ line: [UInt8]) {
-        switch JSONRPC.classify(line) {
+    /// Handles one message of `session`'s client: a request's response (and the notifications tied to
+    /// it) go to `reply`; a notification gets nothing back. A `tools/call` runs as a task and answers
+    /// when it ends; everything else answers before this returns.
+    func receive(_ incoming: JSONRPC.Incoming, session: MCPSession, reply: MCPReply) {
+        session.state.withLock { $0.lastSeen = MCPSession.monotonicSeconds() }
+        switch incoming {
         case .ignored: return
-        case .invalid(let id, let code, let message): transport.send(JSONRPC.error(id, code, message))
-        case .notification(let method, let params): notification(method, params)
+        case .invalid(let id, let code, let message): reply.finish(JSONRPC.error(id, code, message))
+        case .notification(let method, let params): notification(method, params, session)
         case .request(let id, let method, let params):
-            if method == "tools/call" { return call(id, params) }
+            if method == "tools/call" { return call(id, params, session, reply) }
             do {
-                transport.send(JSONRPC.result(id, try request(method, params)))
+                reply.finish(JSONRPC.result(id, try request(method, params, session)))
             } catch {
-                transport.send(JSONRPC.error(id, error.code, error.message))
+                reply.finish(JSONRPC.error(id, error.code, error.message))
             }
         }
     }
 
-    private func request(_ method: String, _ params: JSONObject) throws(RPCError) -> JSON {
+    private func request(_ method: String, _ params: JSONObject, _ session: MCPSession) throws(RPCError) -> JSON {
         switch method {
-        case "initialize": return try initialize(params)
+        case "initialize": return try initialize(params, session)
         case "ping": return .object(JSONObject())
         case "server/discover":
             return .object(JSONObject([("resultType", "complete"), ("supportedVersions", .array(Self.protocolVersions.map(JSON.string))),
                                        ("capabilities", capabilities), ("serverInfo", serverInfo), ("instructions", .string(instructions))]))
-        case "tools/list": return try listTools(params)
+        case "tools/list": return try listTools(params, session)
         case "logging/setLevel":
             guard let level = params["level"]?.stringValue, let i = Self.levels.firstIndex(of: level) else {
                 throw RPCError(JSONRPC.invalidParams, "Invalid params: \"level\" must be one of \(Self.levels.joined(separator: ", "))")
             }
-            state.withLock { $0.logLevel = i }
+            session.state.withLock { $0.logLevel = i }
             return .object(JSONObject())
         default:
             throw RPCError(JSONRPC.methodNotFound, "Method not found: \(method)")
         }
     }
 
-    private func notification(_ method: String, _ params: JSONObject) {
+    private func notification(_ method: String, _ params: JSONObject, _ session: MCPSession) {
         switch method {
-        case "notifications/initialized": state.withLock { $0.initialized = true }
+        case "notifications/initialized": session.state.withLock { $0.initialized = true }
         case "notifications/cancelled":
             guard let id = params["requestId"], JSONRPC.validID(id) else { return }
-            let c = state.withLock { $0.inFlight[id.serialized] }
+            let c = session.state.withLock { $0.inFlight[id.serialized] }
             c?.cancel()
         default: break  // unknown notifications are ignored, as JSON-RPC asks
         }
@@ -114,13 +110,13 @@ public final class MCPServer: Sendable {
     }
     let instructions = "Each tool is one intent of a skill loaded by skillhost. Tool errors come back as results with isError and a message saying what to change."
 
-    private func initialize(_ params: JSONObject) throws(RPCError) -> JSON {
+    private func initialize(_ params: JSONObject, _ session: MCPSession) throws(RPCError) -> JSON {
         guard let asked = params["protocolVersion"]?.stringValue else {
             throw RPCError(JSONRPC.invalidParams, "Invalid params: initialize needs \"protocolVersion\" (this server speaks \(Self.protocolVersions.joined(separator: ", ")))")
         }
         let version = Self.protocolVersions.contains(asked) ? asked : Self.protocolVersions[0]
         let name = params["clientInfo"]?["name"]?.stringValue
-        state.withLock { s in
+        session.state.withLock { s in
             s.protocolVersion = version
             if let name, !name.isEmpty { s.clientName = name }
         }
@@ -146,7 +142,7 @@ public final class MCPServer: Sendable {
         (catalog.tools + [ToolCatalog.Tool(name: AskTool.name, address: AskTool.name, json: AskTool.json)]).sorted { $0.name < $1.name }
     }
 
-    private func listTools(_ params: JSONObject) throws(RPCError) -> JSON {
+    private func listTools(_ params: JSONObject, _ session: MCPSession) throws(RPCError) -> JSON {
         let tools = offered
         var start = 0
         if let cursor = params["cursor"] {
@@ -158,61 +154,60 @@ public final class MCPServer: Sendable {
         let end = min(tools.count, start + pageSize)
         var o = JSONObject([("tools", .array(tools[start..<end].map(\.json)))])
         if end < tools.count { o["nextCursor"] = .string(String(end)) }
-        state.withLock { $0.listed = tools.map(\.json.serialized) }
+        session.state.withLock { $0.listed = tools.map(\.json.serialized) }
         return .object(o)
     }
 
-    private func call(_ id: JSON, _ params: JSONObject) {
+    private func call(_ id: JSON, _ params: JSONObject, _ session: MCPSession, _ reply: MCPReply) {
         guard let name = params["name"]?.stringValue else {
-            return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: tools/call needs \"name\""))
+            return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: tools/call needs \"name\""))
         }
-        if name == AskTool.name { return ask(id, params) }
+        if name == AskTool.name { return ask(id, params, session, reply) }
         // A tool not listed but served (policy keeps it from agents) still goes to the core, which
         // denies it with the rule; a name nobody serves is a protocol error.
         // The intent's own name is accepted too (older clients, scripts that know intents).
         let address = catalog.tool(named: name)?.address ?? ToolCatalog.address(ofTool: name) ?? name
         guard !host.registry.bindings(for: address).isEmpty else {
-            return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
+            return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
         }
         let arguments = params["arguments"] ?? .object(JSONObject())
         guard case .object(let argumentObject) = arguments else {
-            return transport.send(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
+            return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
         }
         let token = params["_meta"]?["progressToken"]
-        let transport = self.transport
-        inFlight(id) { [self] caller, cancellation in
+        inFlight(id, session, reply) { [self] caller, cancellation in
             var request = InvokeRequest(intent: address, arguments: argumentObject, caller: caller, cancellation: cancellation)
+            request.session = session.auditName
             if let token, JSONRPC.validID(token) {
                 request.progress = { step, total, message in
                     var p = JSONObject([("progressToken", token), ("progress", .int(Int64(step)))])
                     if total > 0 { p["total"] = .int(Int64(total)) }
                     if let message { p["message"] = .string(message) }
-                    transport.send(JSONRPC.notification("notifications/progress", .object(p)))
+                    reply.notify(JSONRPC.notification("notifications/progress", .object(p)))
                 }
             }
             let outcome = await host.invoke(request)
             return (Self.toolResult(outcome), { [self] in
                 if case .failure(let e) = outcome, e.kind != .invalidInput {
-                    log("warning", "\(name): \(e.kind.rawValue): \(e.message)")
+                    log("warning", "\(name): \(e.kind.rawValue): \(e.message)", session: session, via: reply.notify)
                 }
             })
         }
     }
 
     /// `skillhost_ask`: a sentence through the agent engine, on a thread of the pool like any call.
-    private func ask(_ id: JSON, _ params: JSONObject) {
+    private func ask(_ id: JSON, _ params: JSONObject, _ session: MCPSession, _ reply: MCPReply) {
         let arguments = params["arguments"] ?? .object(JSONObject())
         let token = params["_meta"]?["progressToken"]
-        let transport = self.transport
         var progress: (@Sendable (Int, String) -> Void)? = nil
         if let token, JSONRPC.validID(token) {
             progress = { n, message in
-                transport.send(JSONRPC.notification("notifications/progress", .object(JSONObject([
+                reply.notify(JSONRPC.notification("notifications/progress", .object(JSONObject([
                     ("progressToken", token), ("progress", .int(Int64(n))), ("message", .string(message))]))))
             }
         }
         let report = progress
-        inFlight(id) { [self] caller, cancellation in
+        inFlight(id, session, reply) { [self] caller, cancellation in
             (await AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation), nil)
         }
     }
@@ -220,10 +215,11 @@ public final class MCPServer: Sendable {
     /// Runs request `id` as a task, an agent call that `notifications/cancelled` can cancel meanwhile:
     /// `work` gets the caller and the cancellation, and returns the result to send and what to do just before
     /// it is sent (log what the call did). A cancelled request gets no response (the client has stopped waiting for it).
-    private func inFlight(_ id: JSON, _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: JSON, then: (@Sendable () -> Void)?)) {
+    private func inFlight(_ id: JSON, _ session: MCPSession, _ reply: MCPReply,
+                          _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: JSON, then: (@Sendable () -> Void)?)) {
         let cancellation = Cancellation()
         let key = id.serialized
-        let caller = state.withLock { s -> Caller in
+        let caller = session.state.withLock { s -> Caller in
             s.inFlight[key] = cancellation
             return .agent(host: s.clientName)
         }
@@ -231,12 +227,12 @@ public final class MCPServer: Sendable {
         Task { [self] in
             defer { calls.leave() }
             let (result, then) = await work(caller, cancellation)
-            state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
-            if cancellation.isCancelled { return }
+            session.state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
+            if cancellation.isCancelled { return reply.finish(nil) }
             // What the call logs goes out before its response: a client that has the response has
             // also seen its log lines, at the level in force when the call ended.
             then?()
-            transport.send(JSONRPC.result(id, result))
+            reply.finish(JSONRPC.result(id, result))
         }
     }
 
@@ -266,25 +262,33 @@ public final class MCPServer: Sendable {
 
     // MARK: - Changes and logging
 
-    /// Call when the skill folders changed: announces `notifications/tools/list_changed` when the
-    /// tools on offer (names, schemas, versions) differ from those last listed.
+    /// Call when the skill folders changed: announces `notifications/tools/list_changed` to each
+    /// initialized session whose client can hear it, when the tools on offer (names, schemas,
+    /// versions) differ from those it last listed.
     public func skillsChanged(_ summary: String) {
         log("info", "skills changed: " + summary)
         let tools = offered.map(\.json.serialized)
-        let announce = state.withLock { s -> Bool in
-            guard s.initialized, s.listed != tools else { return false }
-            s.listed = tools
-            return true
+        for session in attached {
+            let announce = session.state.withLock { s -> Bool in
+                guard s.initialized, s.channel != nil, s.listed != tools else { return false }
+                s.listed = tools
+                return true
+            }
+            if announce { session.sendUnrequested(JSONRPC.notification("notifications/tools/list_changed", .object(JSONObject()))) }
         }
-        if announce { transport.send(JSONRPC.notification("notifications/tools/list_changed", .object(JSONObject()))) }
     }
 
-    /// A log line: always on stderr; as `notifications/message` when at or above the client's level.
-    public func log(_ level: String, _ message: String) {
+    /// A log line: always on stderr; as `notifications/message` to each initialized session at or
+    /// below that level, through `via` when given (the call's own reply) or else the session's channel.
+    /// `session` nil: every attached session.
+    func log(_ level: String, _ message: String, session: MCPSession? = nil, via: (@Sendable (JSON) -> Void)? = nil) {
         writeStandardError("skillhost mcp: \(level): \(message)\n")
         let i = Self.levels.firstIndex(of: level) ?? 1
-        guard state.withLock({ $0.initialized && i >= $0.logLevel }) else { return }
-        transport.send(JSONRPC.notification("notifications/message", .object(JSONObject([
-            ("level", .string(level)), ("logger", "skillhost"), ("data", .string(message))]))))
+        let note = JSONRPC.notification("notifications/message", .object(JSONObject([
+            ("level", .string(level)), ("logger", "skillhost"), ("data", .string(message))])))
+        for s in session.map({ [$0] }) ?? attached {
+            guard s.state.withLock({ $0.initialized && i >= $0.logLevel }) else { continue }
+            if let via { via(note) } else { s.sendUnrequested(note) }
+        }
     }
 }

@@ -14,7 +14,8 @@ struct Arguments {
     static let valued: Set<String> = ["--skills-dir", "--config", "--scan-timeout", "--input", "--timeout",
                                       "--lang", "--dir", "--id", "--vendor", "--sdk",
                                       "--now", "--time-zone", "--locale", "--request", "--limit",
-                                      "--idempotency-key", "--grant"]
+                                      "--idempotency-key", "--grant",
+                                      "--http", "--token-file", "--allow-origin"]
 
     init(_ argv: [String]) throws(UsageError) {
         var i = 0

@@ -18,7 +18,7 @@ enum Help {
       ask         Say what you want in a sentence (English or Chinese); skills run in parallel, one answer
       traces      List the recent ask requests (their traces)
       replay      Run a recorded request again and show what differs (--check: exit 1 if anything does)
-      mcp         Serve the skills as MCP tools over stdio, for agent hosts (Claude Desktop, Cursor, …)
+      mcp         Serve the skills as MCP tools over stdio or HTTP, for agent hosts (Claude, Cursor, …)
 
     GLOBAL OPTIONS:
       --skills-dir DIR     Skill folder (default: $SKILLHOST_PATH, colon-separated, else ./skills.d)
@@ -69,13 +69,27 @@ enum Help {
     """
 
     static let mcp = """
-    USAGE: skillhost mcp
+    USAGE: skillhost mcp [--http [HOST:]PORT [--token-file FILE] [--allow-origin ORIGIN]…]
 
-    An MCP server (protocol 2025-11-25; 2025-06-18 and 2024-11-05 too) on stdin/stdout, for an agent
-    host to start. One tool per intent that policy lets agents call (destructive ones only when the
-    config's policy.agent.allowDestructive names them). Skills added, replaced or removed in the skill
-    folder while it runs appear as notifications/tools/list_changed. Logs go to stderr; it exits when
-    stdin ends. Client config: {"mcpServers":{"skillhost":{"command":"/path/skillhost","args":["mcp"]}}}
+    An MCP server (protocol 2025-11-25; 2025-06-18 and 2024-11-05 too), for agent hosts. One tool per
+    intent that policy lets agents call (destructive ones only when the config's
+    policy.agent.allowDestructive names them). Skills added, replaced or removed in the skill folder
+    while it runs appear as notifications/tools/list_changed. Logs go to stderr.
+    Without --http: on stdin/stdout, for an agent host to start; it exits when stdin ends.
+    Client config: {"mcpServers":{"skillhost":{"command":"/path/skillhost","args":["mcp"]}}}
+
+    --http [HOST:]PORT   Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; PORT 0
+                         picks a free one). Prints "skillhost mcp: listening on http://HOST:PORT/mcp"
+                         on stderr once it serves; stops on SIGINT or SIGTERM.
+    --token-file FILE    Clients must send "Authorization: Bearer TOKEN", TOKEN being the file's first
+                         line (the file readable by its owner only: chmod 600). $SKILLHOST_MCP_TOKEN
+                         works too. Without a token only a loopback HOST is accepted.
+    --allow-origin ORIGIN  A browser origin allowed besides loopback ones (repeatable), e.g.
+                         https://app.example.com; any other Origin header is refused (403).
+
+    Examples:
+      skillhost mcp --http 8080
+      SKILLHOST_MCP_TOKEN=$(cat ~/.config/skillhost/token) skillhost mcp --http 0.0.0.0:8080
     """
 
     static let health = """

@@ -30,6 +30,8 @@ public struct InvokeRequest: Sendable {
     /// `--idempotency-key`: a repeated key (same intent and input) within the configured window returns
     /// the first call's result instead of calling again (see `IdempotencyStore`).
     public var idempotencyKey: String?
+    /// The surface's name for the caller's session (an MCP HTTP session), written to the audit line.
+    public var session: String?
 
     /// A call with its input as JSON text.
     public init(intent: String, input: String, caller: Caller, timeoutMs: Int? = nil,

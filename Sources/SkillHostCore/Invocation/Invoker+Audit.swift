@@ -29,6 +29,7 @@ extension Invoker {
         l.key("time"); l.quoted(TimeText.nowUTC())
         l.key("caller"); l.quoted(request.caller.kind)
         if case .agent(let host) = request.caller { l.key("agentHost"); l.quoted(host) }
+        if let session = request.session { l.key("session"); l.quoted(session) }
         l.key("intent"); l.quoted(record.binding?.intent.address ?? request.intent)
         let success = try? outcome.get()
         if let b = record.binding {

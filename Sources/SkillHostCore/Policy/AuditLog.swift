@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 
 /// The append-only audit log: one JSON line per call in `$XDG_STATE_HOME/skillhost/audit.jsonl` —
-/// time, caller, intent, skill id and version, decision (allowed, confirmed, denied) and the rule that
+/// time, caller (and agentHost, and the MCP HTTP session), intent, skill id and version, decision (allowed, confirmed, denied) and the rule that
 /// denied, outcome ("ok" or an error kind), duration, and the input with every field its schema marks
 /// `"secret": true` or `"writeOnly": true` replaced by "[redacted]" (and long strings shortened).
 ///

@@ -1,0 +1,103 @@
+import Glibc
+import SkillHostCore
+import Synchronization
+
+/// One accepted TCP connection: whole responses and streamed ones written from any thread (one at a
+/// time, under a lock, with `MSG_NOSIGNAL` so a client gone away is an error, never SIGPIPE), and the
+/// descriptor the connection's reader thread waits on to learn that a streamed response has ended.
+final class HTTPConnection: Sendable {
+    let fd: Int32
+    /// Readable when a streamed response has ended (a pipe the reader thread polls beside the socket).
+    let streamEnded: Int32
+    private let streamEndedWriter: Int32
+    private struct State {
+        var broken = false
+        /// The request being answered asked to keep the connection open.
+        var keepAlive = true
+    }
+    private let state = Mutex(State())
+
+    init(fd: Int32) {
+        self.fd = fd
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for e in ends { _ = fcntl(e, F_SETFD, FD_CLOEXEC) }
+        }
+        (streamEnded, streamEndedWriter) = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(fd)
+        if streamEnded >= 0 { close(streamEnded); close(streamEndedWriter) }
+    }
+
+    /// Whether the connection stays open after the current response.
+    var keepAlive: Bool {
+        get { state.withLock { $0.keepAlive && !$0.broken } }
+        set { state.withLock { $0.keepAlive = newValue } }
+    }
+
+    /// Writes all of `bytes`; false (and the connection is broken from then on) when the client is gone
+    /// or stopped reading for the send timeout.
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool {
+        state.withLock { s in
+            guard !s.broken else { return false }
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { s.broken = true; return false }
+                sent += n
+            }
+            return true
+        }
+    }
+
+    /// Sends a whole response with `body` (Content-Length framing).
+    func respond(_ status: Int, _ headers: [(String, String)] = [], body: [UInt8] = []) {
+        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: \(body.count)\r\n"
+        for (n, v) in headers { head += "\(n): \(v)\r\n" }
+        if !keepAlive { head += "Connection: close\r\n" }
+        write(Array((head + "\r\n").utf8) + body)
+    }
+
+    /// Starts a `text/event-stream` response (chunked, so the connection can serve another request
+    /// after it ends).
+    func startStream(_ headers: [(String, String)]) -> SSEStream {
+        var head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\nTransfer-Encoding: chunked\r\n"
+        for (n, v) in headers { head += "\(n): \(v)\r\n" }
+        if !keepAlive { head += "Connection: close\r\n" }
+        write(Array((head + "\r\n").utf8))
+        return SSEStream(connection: self)
+    }
+
+    /// Tells the reader thread that the streamed response is over.
+    func signalStreamEnded() {
+        var one: UInt8 = 1
+        _ = Glibc.write(streamEndedWriter, &one, 1)
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 202: return "Accepted"
+        case 204: return "No Content"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 406: return "Not Acceptable"
+        case 408: return "Request Timeout"
+        case 411: return "Length Required"
+        case 413: return "Content Too Large"
+        case 415: return "Unsupported Media Type"
+        case 431: return "Request Header Fields Too Large"
+        case 500: return "Internal Server Error"
+        case 503: return "Service Unavailable"
+        case 505: return "HTTP Version Not Supported"
+        default: return "Status"
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Glibc
+import SkillHostCore
+import SkillWire
+import Synchronization
+
+/// A small HTTP/1.1 server on Glibc sockets: one thread accepts, one thread per connection reads its
+/// requests (keep-alive, `Content-Length` bodies) and hands each whole request to the handler, which
+/// answers at once or starts a streamed response that any thread may finish later. The reader never
+/// runs the work itself (the MCP transport runs calls as tasks); while a stream is open it waits on the
+/// socket to learn whether the client went away, and sends a keep-alive comment every 15 s.
+///
+/// Limits (each answered with its status, then the connection is closed): a head over `maxHead`
+/// bytes (431), a body over `maxBody` (413), a chunked body (411), a head not complete within
+/// `headTimeout` seconds of its first byte or a body within `bodyTimeout` (408, against slow-sending
+/// clients); an idle keep-alive connection is closed after `idleTimeout`; over `maxConnections` open
+/// connections a new one gets 503.
+public final class HTTPServer: Sendable {
+    public struct Limits: Sendable {
+        public var maxHead = 16 << 10
+        public var maxBody = 4 << 20
+        public var headTimeout = 10.0
+        public var bodyTimeout = 30.0
+        public var idleTimeout = 120.0
+        public var sendTimeout = 30
+        public var maxConnections = 512
+        public init() {}
+    }
+
+    /// What the handler did with a request.
+    enum Handled {
+        /// A whole response was sent.
+        case responded
+        /// A streamed response was started; the reader waits for its end (or the client's leaving).
+        case streaming(SSEStream)
+    }
+
+    let listener: Int32
+    /// "HOST:PORT" as bound (the port the kernel picked for port 0).
+    public let boundHost: String
+    public let boundPort: Int
+    let limits: Limits
+    private let open = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+
+    /// Binds `host` (a name or numeric address; IPv6 without brackets) and `port` (0: a free one).
+    public init(host: String, port: Int, limits: Limits = Limits()) throws(HTTPServerError) {
+        self.limits = limits
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0, let first = list else {
+            throw HTTPServerError("cannot resolve the address \(host): \(String(cString: gai_strerror(rc)))")
+        }
+        defer { freeaddrinfo(list) }
+        var fd: Int32 = -1
+        var lastError = "no address"
+        var ai: UnsafeMutablePointer<addrinfo>? = first
+        while let a = ai {
+            fd = socket(a.pointee.ai_family, a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), a.pointee.ai_protocol)
+            if fd >= 0 {
+                var one: Int32 = 1
+                setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+                if bind(fd, a.pointee.ai_addr, a.pointee.ai_addrlen) == 0 && listen(fd, 128) == 0 { break }
+                lastError = String(cString: strerror(errno))
+                close(fd)
+                fd = -1
+            }
+            ai = a.pointee.ai_next
+        }
+        guard fd >= 0 else { throw HTTPServerError("cannot listen on \(host):\(port): \(lastError)") }
+        listener = fd
+        var storage = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        var name = [CChar](repeating: 0, count: Int(NI_MAXHOST)), service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        _ = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, len, &name, socklen_t(name.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
+            }
+        }
+        boundHost = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        boundPort = Int(String(decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? port
+    }
+
+    /// Accepts connections on the calling thread until `stop`, each served on a thread of its own by
+    /// `handler`.
+    func serve(_ handler: @escaping @Sendable (HTTPRequest, HTTPConnection) -> Handled) {
+        while !stopping.load(ordering: .relaxed) {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if stopping.load(ordering: .relaxed) { break }
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno == EMFILE || errno == ENFILE { usleep(100_000); continue }
+                break
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            var timeout = timeval(tv_sec: limits.sendTimeout, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let connection = HTTPConnection(fd: fd)
+            if open.wrappingAdd(1, ordering: .relaxed).newValue > limits.maxConnections {
+                connection.keepAlive = false
+                connection.respond(503, [("Content-Type", "text/plain")], body: Array("Service Unavailable: too many open connections\n".utf8))
+                open.wrappingSubtract(1, ordering: .relaxed)
+                continue
+            }
+            let started = startDetachedThread { [self] in
+                serveConnection(connection, handler)
+                open.wrappingSubtract(1, ordering: .relaxed)
+            }
+            if !started { open.wrappingSubtract(1, ordering: .relaxed) }
+        }
+    }
+
+    /// Makes `serve` return (safe from any thread).
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        shutdown(listener, Int32(SHUT_RDWR))
+    }
+
+    // MARK: - One connection
+
+    private func serveConnection(_ connection: HTTPConnection, _ handler: @Sendable (HTTPRequest, HTTPConnection) -> Handled) {
+        var buffer: [UInt8] = []
+        while true {
+            let request: HTTPRequest
+            switch readRequest(connection.fd, &buffer) {
+            case nil: return
+            case .failure(let e)?:
+                connection.keepAlive = false
+                connection.respond(e.status, [("Content-Type", "text/plain; charset=utf-8")], body: Array((e.message + "\n").utf8))
+                return
+            case .success(let r)?: request = r
+            }
+            connection.keepAlive = request.keepAlive
+            if case .streaming(let stream) = handler(request, connection) {
+                guard waitForEnd(of: stream, connection, pipelined: !buffer.isEmpty) else { return }
+            }
+            guard connection.keepAlive else { return }
+        }
+    }
+
+    /// Waits until `stream` ends (true) or the client goes away (false; the stream hears of it).
+    private func waitForEnd(of stream: SSEStream, _ connection: HTTPConnection, pipelined: Bool) -> Bool {
+        var watchSocket = !pipelined
+        while true {
+            var fds = [pollfd(fd: connection.streamEnded, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: watchSocket ? connection.fd : -1, events: Int16(POLLIN), revents: 0)]
+            let n = poll(&fds, 2, 15_000)
+            if n < 0 && errno == EINTR { continue }
+            if n == 0 { stream.comment("keep-alive"); continue }
+            if fds[0].revents != 0 {
+                var value: UInt8 = 0
+                _ = read(connection.streamEnded, &value, 1)
+                return true
+            }
+            if fds[1].revents != 0 {
+                var byte: UInt8 = 0
+                let r = recv(connection.fd, &byte, 1, Int32(MSG_PEEK))
+                if r > 0 { watchSocket = false; continue }  // the next request, pipelined: read after the end
+                if r < 0 && errno == EINTR { continue }
+                stream.peerWentAway()
+                return false
+            }
+        }
+    }
+
+    /// The next request on `fd` (bytes past it stay in `buffer`); nil when the client closed the
+    /// connection or left it idle for `idleTimeout`.
+    private func readRequest(_ fd: Int32, _ buffer: inout [UInt8]) -> Result<HTTPRequest, HTTPRequestError>? {
+        var deadline = HTTPServer.now() + (buffer.isEmpty ? limits.idleTimeout : limits.headTimeout)
+        var waitingForFirstByte = buffer.isEmpty
+        var head: (HTTPRequest, bodyLength: Int, end: Int)?
+        while true {
+            if head == nil, let end = HTTPRequestParser.headEnd(buffer) {
+                guard end <= limits.maxHead else {
+                    return .failure(HTTPRequestError(431, "Request Header Fields Too Large: the request head is over \(limits.maxHead) bytes"))
+                }
+                do {
+                    let (r, length) = try HTTPRequestParser.parseHead(buffer[..<end], maxBody: limits.maxBody)
+                    head = (r, length, end)
+                    if r.header("expect")?.lowercased() == "100-continue" && buffer.count < end + length {
+                        _ = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    }
+                    deadline = HTTPServer.now() + limits.bodyTimeout
+                } catch { return .failure(error) }
+            }
+            if head == nil && buffer.count > limits.maxHead {
+                return .failure(HTTPRequestError(431, "Request Header Fields Too Large: the request head is over \(limits.maxHead) bytes"))
+            }
+            if let (request, length, end) = head, buffer.count >= end + length {
+                var r = request
+                r.body = Array(buffer[end..<(end + length)])
+                buffer.removeFirst(end + length)
+                return .success(r)
+            }
+            let remaining = deadline - HTTPServer.now()
+            if remaining <= 0 {
+                if waitingForFirstByte { return nil }
+                return .failure(HTTPRequestError(408, "Request Timeout: the request did not arrive in time (\(head == nil ? "head within \(Int(limits.headTimeout)) s" : "body within \(Int(limits.bodyTimeout)) s"))"))
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let n = poll(&p, 1, Int32(min(remaining * 1000 + 1, 60_000)))
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            let got = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if got < 0 && errno == EINTR { continue }
+            if got <= 0 { return nil }
+            buffer.append(contentsOf: chunk[..<got])
+            if waitingForFirstByte {
+                waitingForFirstByte = false
+                deadline = HTTPServer.now() + limits.headTimeout
+            }
+        }
+    }
+
+    static func now() -> Double { MCPSession.monotonicSeconds() }
+}
+
+/// The server could not start (the address, the port).
+public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,69 @@
+import SkillHostCore
+import Synchronization
+
+/// A `text/event-stream` response in progress (Server-Sent Events, one JSON-RPC message per `message`
+/// event), written as HTTP chunks from any thread. The last event goes out with the end in one write
+/// (a separate small write for the final chunk cost the client milliseconds per call). `end` closes it; after that (or once the client is gone) sends are dropped. `peerClosed` runs once if the client goes away before the end (the reader
+/// thread sees the connection close): a POST's stream then cancels its call.
+final class SSEStream: Sendable {
+    let connection: HTTPConnection
+    private struct State {
+        var ended = false
+        var peerClosed: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
+
+    init(connection: HTTPConnection) { self.connection = connection }
+
+    /// Sets what to do if the client goes away before the end.
+    func onPeerClosed(_ action: @escaping @Sendable () -> Void) { state.withLock { $0.peerClosed = action } }
+
+    /// One `message` event carrying `message`.
+    func send(_ message: JSON) { write(Self.chunk(Self.event(message))) }
+
+
+    /// A comment line (ignored by clients; keeps proxies from timing out an idle stream).
+    func comment(_ text: String) { write(Self.chunk(Array(": \(text)\n\n".utf8))) }
+
+    /// Ends the stream, after `last` when given (one write), and tells the reader thread; later calls do nothing.
+    func end(after last: JSON? = nil) {
+        let first = state.withLock { s -> Bool in
+            guard !s.ended else { return false }
+            s.ended = true
+            connection.write((last.map { Self.chunk(Self.event($0)) } ?? []) + Array("0\r\n\r\n".utf8))
+            return true
+        }
+        if first { connection.signalStreamEnded() }
+    }
+
+    var ended: Bool { state.withLock { $0.ended } }
+
+    /// The client went away: runs the `onPeerClosed` action once, unless the stream had ended.
+    func peerWentAway() {
+        let action = state.withLock { s -> (@Sendable () -> Void)? in
+            guard !s.ended else { return nil }
+            s.ended = true
+            defer { s.peerClosed = nil }
+            return s.peerClosed
+        }
+        action?()
+    }
+
+    /// Writes `bytes` under the stream's lock, so nothing follows the end.
+    private func write(_ bytes: [UInt8]) {
+        state.withLock { s in
+            guard !s.ended else { return }
+            connection.write(bytes)
+        }
+    }
+
+    static func event(_ message: JSON) -> [UInt8] {
+        var data: [UInt8] = Array("event: message\ndata: ".utf8)
+        message.write(to: &data)
+        return data + [0x0a, 0x0a]
+    }
+
+    static func chunk(_ payload: [UInt8]) -> [UInt8] {
+        Array(String(payload.count, radix: 16).utf8) + [0x0d, 0x0a] + payload + [0x0d, 0x0a]
+    }
+}

@@ -1,0 +1,23 @@
+import Dispatch
+import SkillHostCore
+
+/// The stdio transport's loop: one session, every message to and from it one line (`StdioTransport`).
+extension MCPServer {
+    /// Serves one client on stdin/stdout until standard input ends; then gives the calls still running
+    /// a second to answer, cancels the rest, and returns 0.
+    public func run() -> Int32 {
+        let transport = StdioTransport(maxLine: maxLine)
+        let send: @Sendable (JSON) -> Void = { transport.send($0) }
+        let session = MCPSession(channel: send)
+        let reply = MCPReply(notify: send, finish: { if let m = $0 { transport.send(m) } })
+        attach(session)
+        transport.readLines({ receive(JSONRPC.classify($0), session: session, reply: reply) }, tooLong: {
+            transport.send(JSONRPC.error(.null, JSONRPC.invalidRequest, "Invalid Request: message longer than \(transport.maxLine) bytes"))
+        })
+        if calls.wait(timeout: .now() + .seconds(1)) == .timedOut {
+            session.cancelAll()
+            _ = calls.wait(timeout: .now() + .seconds(2))
+        }
+        return 0
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import XCTest
+
+/// A running `skillhost mcp --http 127.0.0.1:0`, with the port its stderr line names.
+final class McpHttpServerProcess: @unchecked Sendable {
+    let process = Process()
+    let errors = Pipe()
+    private(set) var port = 0
+    private let lock = NSCondition()
+    private var stderrText = ""
+
+    init(_ executable: String, _ args: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = args
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let handle = errors.fileHandleForReading
+        Thread { [self] in
+            while true {
+                let d = handle.availableData
+                if d.isEmpty { break }
+                lock.lock(); stderrText += String(decoding: d, as: UTF8.self); lock.broadcast(); lock.unlock()
+            }
+        }.start()
+        let deadline = Date().addingTimeInterval(30)
+        lock.lock()
+        defer { lock.unlock() }
+        while port == 0 && Date() < deadline {
+            if let r = stderrText.range(of: #"skillhost mcp: listening on http://127\.0\.0\.1:(\d+)/mcp\n"#, options: .regularExpression) {
+                port = Int(stderrText[r].split(separator: ":").last!.dropLast(5)) ?? 0
+                break
+            }
+            if !process.isRunning { break }
+            lock.wait(until: Date().addingTimeInterval(0.1))
+        }
+        if port == 0 { throw HarnessError("skillhost mcp --http did not say where it listens: \(stderrText)") }
+    }
+
+    var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    /// Sends `raw` on a new connection and reads the whole answer (the server closes after it, since
+    /// requests here say `Connection: close` or are refused).
+    func exchange(_ raw: [UInt8]) throws -> HTTPAnswer {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket failed") }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard rc == 0 else { throw HarnessError("connect to port \(port) failed") }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = raw.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            out += buf[..<n]
+        }
+        return try HTTPAnswer(out)
+    }
+
+    func request(_ method: String, path: String = "/mcp", headers: [String: String] = [:], body: String = "") throws -> HTTPAnswer {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (k, v) in headers { head += "\(k): \(v)\r\n" }
+        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.utf8.count)\r\n" }
+        return try exchange(Array((head + "\r\n" + body).utf8))
+    }
+}
+
+/// A response: status, headers (lowercase names) and body.
+struct HTTPAnswer {
+    var status = 0
+    var headers: [String: String] = [:]
+    var body = ""
+
+    init(_ bytes: [UInt8]) throws {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { throw HarnessError("no HTTP response: \(text)") }
+        let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
+        status = Int(lines[0].split(separator: " ")[1]) ?? 0
+        for l in lines.dropFirst() {
+            if let c = l.firstIndex(of: ":") { headers[l[..<c].lowercased()] = l[l.index(after: c)...].trimmingCharacters(in: .whitespaces) }
+        }
+        body = String(text[split.upperBound...])
+    }
+
+    /// The body as a JSON-RPC error: (code, message).
+    func rpcError(file: StaticString = #filePath, line: UInt = #line) throws -> (Int, String) {
+        let o = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        guard let e = o?["error"] as? [String: Any], let code = e["code"] as? Int, let message = e["message"] as? String else {
+            XCTFail("not a JSON-RPC error: \(body)", file: file, line: line)
+            throw HarnessError("not a JSON-RPC error")
+        }
+        return (code, message)
+    }
+}
+
+/// The HTTP edges of `skillhost mcp --http`, on raw sockets (the official client's side is
+/// Tests/MCP/test_mcp_http.py).
+final class McpHttpTests: EndToEndTestCase {
+    var servers: [McpHttpServerProcess] = []
+    let json = ["Content-Type": "application/json", "Accept": "application/json, text/event-stream"]
+    let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#
+
+    override func tearDownWithError() throws {
+        for s in servers { s.stop() }
+        servers = []
+        try super.tearDownWithError()
+    }
+
+    func start(_ extra: [String] = []) throws -> McpHttpServerProcess {
+        try addSkill("echo_c.so")
+        let s = try McpHttpServerProcess(E2E.skillhostPath, ["mcp", "--http", "127.0.0.1:0", "--skills-dir", skills] + extra, environment: environment)
+        servers.append(s)
+        return s
+    }
+
+    func testListeningLineWarningAndAToolCallAsServerSentEvents() throws {
+        let s = try start()
+        XCTAssertTrue(s.stderr.contains("skillhost mcp: warning: no token"), s.stderr)
+        let first = try s.request("POST", headers: json, body: initialize)
+        XCTAssertEqual(first.status, 200)
+        XCTAssertEqual(first.headers["content-type"], "application/json")
+        let sid = try XCTUnwrap(first.headers["mcp-session-id"])
+        XCTAssertTrue(sid.allSatisfy { $0.isASCII && $0.asciiValue! >= 0x21 && $0.asciiValue! <= 0x7e }, "visible ASCII only")
+        let call = try s.request("POST", headers: json.merging(["Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"]) { $1 },
+                                 body: #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"fixture-echo","arguments":{"text":"hi"}}}"#)
+        XCTAssertEqual(call.status, 200)
+        XCTAssertEqual(call.headers["content-type"], "text/event-stream")
+        XCTAssertTrue(call.body.contains(#"data: {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\"text\":\"hi\"}"}]"#), call.body)
+        let note = try s.request("POST", headers: json.merging(["Mcp-Session-Id": sid]) { $1 }, body: #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        XCTAssertEqual(note.status, 202)
+        XCTAssertEqual(note.body, "")
+    }
+
+    func testBadMethodIs405WithAllow() throws {
+        let s = try start()
+        let r = try s.request("PUT", headers: json, body: "{}")
+        XCTAssertEqual(r.status, 405)
+        XCTAssertEqual(r.headers["allow"], "GET, POST, DELETE")
+        XCTAssertTrue(try r.rpcError().1.contains("PUT"))
+        XCTAssertEqual(try s.request("GET", path: "/other").status, 404)
+    }
+
+    func testOversizeBodyIs413BeforeTheBodyIsRead() throws {
+        let s = try start()
+        let head = "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: \(5 << 20)\r\n\r\n"
+        let r = try s.exchange(Array(head.utf8))
+        XCTAssertEqual(r.status, 413)
+        XCTAssertTrue(r.body.contains("at most 4194304"), r.body)
+        let huge = "GET /mcp HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n"
+        XCTAssertEqual(try s.exchange(Array(huge.utf8)).status, 431)
+        let chunked = "POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+        let c = try s.exchange(Array(chunked.utf8))
+        XCTAssertEqual(c.status, 411)
+        XCTAssertTrue(c.body.contains("Content-Length"), c.body)
+    }
+
+    func testMissingContentTypeIs415AndAcceptWithoutEventStreamIs406() throws {
+        let s = try start()
+        let r = try s.request("POST", headers: ["Accept": "application/json, text/event-stream"], body: initialize)
+        XCTAssertEqual(r.status, 415)
+        XCTAssertTrue(try r.rpcError().1.contains("Content-Type must be application/json"))
+        let a = try s.request("POST", headers: ["Content-Type": "application/json", "Accept": "application/json"], body: initialize)
+        XCTAssertEqual(a.status, 406)
+    }
+
+    func testMalformedJSONIsAParseErrorAnd400() throws {
+        let s = try start()
+        let r = try s.request("POST", headers: json, body: #"{"jsonrpc":"2.0","id":1,"method":"#)
+        XCTAssertEqual(r.status, 400)
+        let (code, message) = try r.rpcError()
+        XCTAssertEqual(code, -32700)
+        XCTAssertTrue(message.hasPrefix("Parse error"), message)
+    }
+
+    func testSessionIdsMissingUnknownAndDeleted() throws {
+        let s = try start()
+        let list = #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#
+        XCTAssertEqual(try s.request("POST", headers: json, body: list).status, 400, "a request other than initialize needs the session id")
+        let unknown = try s.request("DELETE", headers: ["Mcp-Session-Id": "no-such-session"])
+        XCTAssertEqual(unknown.status, 404)
+        XCTAssertTrue(try unknown.rpcError().1.contains("no-such-session"))
+        XCTAssertEqual(try s.request("POST", headers: json.merging(["Mcp-Session-Id": "garbage"]) { $1 }, body: list).status, 404)
+        let sid = try XCTUnwrap(try s.request("POST", headers: json, body: initialize).headers["mcp-session-id"])
+        XCTAssertEqual(try s.request("POST", headers: json.merging(["Mcp-Session-Id": sid]) { $1 }, body: list).status, 200)
+        XCTAssertEqual(try s.request("DELETE", headers: ["Mcp-Session-Id": sid]).status, 200)
+        XCTAssertEqual(try s.request("POST", headers: json.merging(["Mcp-Session-Id": sid]) { $1 }, body: list).status, 404, "an ended session is gone")
+        XCTAssertEqual(try s.request("POST", headers: json.merging(["Mcp-Session-Id": sid, "MCP-Protocol-Version": "1999-01-01"]) { $1 }, body: list).status, 400)
+    }
+
+    /// Another instance's session (same id format) is served here: no session affinity needed.
+    func testASessionIdFromAnotherInstanceIsServedAsThatClient() throws {
+        let a = try start(), b = try start()
+        let sid = try XCTUnwrap(try a.request("POST", headers: json, body: initialize).headers["mcp-session-id"])
+        let r = try b.request("POST", headers: json.merging(["Mcp-Session-Id": sid]) { $1 },
+                              body: #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"fixture-echo","arguments":{"text":"b"}}}"#)
+        XCTAssertEqual(r.status, 200)
+        XCTAssertTrue(r.body.contains(#""structuredContent":{"text":"b"}"#), r.body)
+        let audit = try String(contentsOfFile: home + "/.local/state/skillhost/audit.jsonl", encoding: .utf8)
+        XCTAssertTrue(audit.contains(#""agentHost":"raw-test""#), audit)
+    }
+
+    func testTokenFileReadableByOthersIsRefusedWithChmod600() throws {
+        try addSkill("echo_c.so")
+        let token = work + "/token"
+        try Data("t0ken\n".utf8).write(to: URL(fileURLWithPath: token))
+        chmod(token, 0o644)
+        let r = skillhost(["mcp", "--http", "0", "--token-file", token])
+        XCTAssertEqual(r.exitCode, 2)
+        XCTAssertTrue(r.stderr.contains("chmod 600 \(token)"), r.stderr)
+        chmod(token, 0o600)
+        let s = try McpHttpServerProcess(E2E.skillhostPath, ["mcp", "--http", "127.0.0.1:0", "--token-file", token, "--skills-dir", skills], environment: environment)
+        servers.append(s)
+        XCTAssertFalse(s.stderr.contains("no token"), s.stderr)
+        let denied = try s.request("POST", headers: json, body: initialize)
+        XCTAssertEqual(denied.status, 401)
+        XCTAssertEqual(denied.headers["www-authenticate"], #"Bearer realm="skillhost""#)
+        XCTAssertEqual(try s.request("POST", headers: json.merging(["Authorization": "Bearer t0ken"]) { $1 }, body: initialize).status, 200)
+        let open = skillhost(["mcp", "--http", "0.0.0.0:0"])
+        XCTAssertEqual(open.exitCode, 2)
+        XCTAssertTrue(open.stderr.contains("needs a token"), open.stderr)
+    }
+}
