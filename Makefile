@@ -13,7 +13,7 @@ MCP_VENV   := .build/mcp-venv
 CAL_VENV   := .build/calendar-venv
 
 .PHONY: all build build-debug c-skills mail-skill install-skills demo test bench clean mcp-venv \
-        compare-calendar bench-calendar calendar-venv install deb
+        compare-calendar bench-calendar calendar-venv eval traditional-table install deb
 
 all: build
 
@@ -71,6 +71,16 @@ test: build-debug mcp-venv
 	SKILLHOST_BIN_DIR=$(DEBUG) SKILLHOST_MAIL_SKILL=$(abspath $(MAIL_SKILL)) $(SWIFT) test --disable-swift-testing
 	SKILLHOST_BIN_DIR=$(DEBUG) SKILLHOST_MAIL_SKILL=$(abspath $(MAIL_SKILL)) $(MCP_VENV)/bin/python Tests/MCP/test_mcp_http.py
 	SKILLHOST_BIN_DIR=$(DEBUG) $(MCP_VENV)/bin/python Tests/MCP/test_mcp_client.py
+
+# `skillhost ask` measured on Tests/Eval/requests.jsonl (zh and en requests with expected intents,
+# parameters and "must not write"; splits dev, heldout and fresh): intent and parameter accuracy, false
+# writes and recognition latency per class, through the real release binaries and bundled skills.
+eval: build
+	SKILLHOST_MAIL_SKILL=$(abspath $(MAIL_SKILL)) python3 Tests/Eval/run_eval.py --bin $(RELEASE) --show none
+
+# Regenerates the traditional → simplified table from Data/opencc/TSCharacters.txt (OpenCC, Apache-2.0).
+traditional-table:
+	python3 scripts/gen_traditional_table.py
 
 # A Python virtual environment with the official MCP SDK, for the MCP client tests and the MCP
 # benchmark. The version is pinned (MCP_PY_VERSION, the one the tests last passed with), so a release

@@ -1,6 +1,6 @@
 // skillhost-bench — `make bench`.
 //
-//   skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]
+//   skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [recognition] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]
 //   skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]
 //       one kind of call of (c) alone, printing p50/p99 and CPU per call: for strace -f -c, perf record
 //       and valgrind --tool=callgrind --trace-children=yes (then the worker's CPU is not counted).
@@ -16,6 +16,7 @@
 //     call on the restarted worker, next to a cold worker start and a raw process start.
 // (f) concurrency: 1000 calls of 300 ms at once to a thread-safe skill in its worker (time to all
 //     completed, peak threads), and a quick call's p50 with 64 slow calls in flight next to idle.
+// (g) recognition: the agent engine's recognizer alone over 200 synthetic intents (p50 per request).
 // (h) agent: `ask` with two skills that each take 100 ms, next to each alone and both in a row; and the
 //     engine's own cost per request with instant skills.
 // Prints tables (medians, percentiles, ratios), then each goal with "met" / "NOT met" and its numbers.
@@ -26,7 +27,7 @@ import Glibc
 
 // MARK: - Arguments
 
-let usage = "usage: skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [sandbox] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
+let usage = "usage: skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [recognition] [sandbox] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
     + "       skillhost-bench loop c|swift|pingpong [--worker-calls N] [--warmup N]   (one kind of call alone, for profilers)"
 var loopKind: String?
 var sections: Set<String> = []
@@ -41,7 +42,7 @@ while let a = argv.popFirst() {
         return v
     }
     switch a {
-    case "scan", "invoke", "worker", "concurrency", "agent", "sandbox": sections.insert(a)
+    case "scan", "invoke", "worker", "concurrency", "agent", "recognition", "sandbox": sections.insert(a)
     case "loop": loopKind = argv.popFirst() ?? ""
     case "--count": scanConfig.count = number()
     case "--calls": invokeConfig.calls = number()
@@ -54,7 +55,7 @@ while let a = argv.popFirst() {
     default: fail("unknown argument \(a); \(usage)")
     }
 }
-if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker", "concurrency", "agent", "sandbox"] }
+if sections.isEmpty && loopKind == nil { sections = ["scan", "invoke", "worker", "concurrency", "recognition", "agent", "sandbox"] }
 if scanConfig.count > 1000 { fail("--count is at most 1000 (copy ids have three digits)") }
 
 /// One line to stdout, written at once (no stdio buffering: the output may be a pipe while progress
@@ -156,6 +157,16 @@ if sections.contains("concurrency") {
     say("(f) many calls in flight through SkillHost.invoke (skills in workers)")
     say(Report.concurrencySection(r))
     goals += Report.concurrencyGoals(r)
+}
+
+if sections.contains("recognition") {
+    let config = RecognitionBench.Config()
+    progress("recognition: \(config.intents) synthetic intents, \(config.rounds) rounds")
+    let r = RecognitionBench(config: config).measure()
+    say("")
+    say("(g) recognition alone (KeywordRecognizer.recognize, in this process) with \(r.intents) registered intents")
+    say(RecognitionBench.section(r))
+    goals += RecognitionBench.goals(r)
 }
 
 if sections.contains("agent") {

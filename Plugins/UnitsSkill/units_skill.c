@@ -690,14 +690,23 @@ static const skh_intent intents[] = {
         .priority = 0,
         .confidence = 1.0,
         .keywords =
-            "{\"en\":[\"convert\",\"how many\",\"kilometers\",\"miles\",\"fahrenheit\",\"celsius\",\"pounds\",\"kilograms\"],\"zh\":[\"换算\",\"转换\",\"等于多少\",\"公里\",\"英里\",\"摄氏度\",\"华氏度\"]}",
+            "{\"en\":[\"convert\",\"how many\",\"kilometers\",\"miles\",\"fahrenheit\",\"celsius\",\"pounds\",\"kilograms\","
+            "\"feet\",\"inches\",\"meters\",\"grams\",\"ounces\",\"liters\",\"gallons\",\"cups\",\"yards\",\"kelvin\"],"
+            "\"zh\":[\"换算\",\"转换\",\"等于多少\",\"公里\",\"英里\",\"摄氏度\",\"华氏度\",\"英尺\",\"英寸\",\"千克\",\"公斤\","
+            "\"磅\",\"盎司\",\"毫升\",\"加仑\"]}",
         .examples =
             "["
             "{\"lang\":\"en\",\"text\":\"how many miles is 5 km\",\"input\":{\"value\":5,\"from\":\"km\",\"to\":\"mi\"}},"
             "{\"lang\":\"en\",\"text\":\"convert 350 F to C\",\"input\":{\"value\":350,\"from\":\"F\",\"to\":\"C\"}},"
             "{\"lang\":\"en\",\"text\":\"2 cups in ml\",\"input\":{\"value\":2,\"from\":\"cup\",\"to\":\"ml\"}},"
             "{\"lang\":\"zh\",\"text\":\"5公里等于多少英里\",\"input\":{\"value\":5,\"from\":\"km\",\"to\":\"mi\"}},"
-            "{\"lang\":\"zh\",\"text\":\"把3磅换算成千克\",\"input\":{\"value\":3,\"from\":\"lb\",\"to\":\"kg\"}}"
+            "{\"lang\":\"zh\",\"text\":\"把3磅换算成千克\",\"input\":{\"value\":3,\"from\":\"lb\",\"to\":\"kg\"}},"
+            "{\"lang\":\"en\",\"text\":\"what is 100 F in Celsius\",\"input\":{\"value\":100,\"from\":\"F\",\"to\":\"C\"}},"
+            "{\"lang\":\"en\",\"text\":\"how many feet are in 2 meters\",\"input\":{\"value\":2,\"from\":\"m\",\"to\":\"ft\"}},"
+            "{\"lang\":\"en\",\"text\":\"half a gallon in liters\",\"input\":{\"value\":0.5,\"from\":\"gal\",\"to\":\"l\"}},"
+            "{\"lang\":\"zh\",\"text\":\"8公里是几英里\",\"input\":{\"value\":8,\"from\":\"km\",\"to\":\"mi\"}},"
+            "{\"lang\":\"zh\",\"text\":\"一斤等于多少克\",\"input\":{\"value\":500,\"from\":\"g\",\"to\":\"g\"}},"
+            "{\"lang\":\"zh\",\"text\":\"6英尺是多少厘米\",\"input\":{\"value\":6,\"from\":\"ft\",\"to\":\"cm\"}}"
             "]",
     },
 };

@@ -174,6 +174,71 @@ final class AskTests: EndToEndTestCase {
         XCTAssertTrue(r.stdout.contains("还需要“title”"), r.stdout)
     }
 
+    // MARK: - What the skills advertise, what they teach, lookups
+
+    /// Every example the skills advertise in "here is what I can do" works when said back, in both
+    /// languages: the units skill's "how many miles is 5 km" converts, the weather example forecasts,
+    /// and so on — each answered by the skill that advertised it.
+    func testEveryAdvertisedExampleWorks() throws {
+        try setUpSkills(weather: try startForecastServer())
+        try addBundledSkill("libUnitsSkill.so")
+        let ids = ["Calendar": "dev.skillhost.calendar", "Weather": "dev.skillhost.weather", "Reminders": "dev.skillhost.reminders",
+                   "Units": "dev.skillhost.units"]
+        for offScope in ["book me a flight to Tokyo", "帮我订一张去东京的机票"] {
+            let help = ask(offScope, json: false)
+            XCTAssertEqual(help.exitCode, 11, help.summary)
+            let advertised = help.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+                guard line.hasPrefix("  • "), let open = line.firstIndex(of: "“"), let close = line.lastIndex(of: "”") else { return nil }
+                let name = String(line.dropFirst(4).prefix { $0 != ":" })
+                return (name, String(line[line.index(after: open)..<close]))
+            }
+            XCTAssertEqual(Set(advertised.map(\.0)), Set(ids.keys), help.stdout)
+            for (skill, example) in advertised {
+                let o = try response(ask(example))
+                XCTAssertEqual(o["status"] as? String, "answered", "\(example): \(o["answer"] ?? "")")
+                let skills = Set((o["intents"] as? [[String: Any]] ?? []).compactMap { $0["skill"] as? String })
+                XCTAssertEqual(skills, [ids[skill]!], "\(example) is answered by \(skill)")
+                if skill == "Units" { XCTAssertTrue((o["answer"] as? String ?? "").contains(" = "), "\(example): \(o["answer"] ?? "")") }
+            }
+        }
+    }
+
+    /// A skill the host has never heard of, declaring examples only (no keywords), is reachable by
+    /// `ask` once it is installed: its examples teach the engine.
+    func testAThirdPartySkillsExamplesTeachTheEngine() throws {
+        try setUpSkills()
+        let before = ask("please give my houseplants some water")
+        XCTAssertNotEqual(before.exitCode, 0, before.summary)
+        XCTAssertEqual((try? before.jsonObject()).map(steps)?.count, 0, "nothing runs before the skill is there: \(before.summary)")
+        try addSkill("agent_plants.so")
+        for text in ["please give my houseplants some water", "给绿萝浇浇水"] {
+            let o = try response(ask(text))
+            XCTAssertEqual(steps(o).compactMap { $0["intent"] as? String }, ["fixture.plants.water"], text)
+            XCTAssertEqual(o["status"] as? String, "answered", text)
+        }
+    }
+
+    /// "Mark … as done" finds the reminder through reminder.list (never an id from the sentence) and
+    /// completes the one whose title the request names; with none or several, it asks (exit 10).
+    func testCompletingAReminderFindsItThroughTheList() throws {
+        try setUpSkills()
+        for text in ["remind me to buy milk", "remind me to call bob", "remind me to call bob"] { _ = try response(ask(text)) }
+        let done = try response(ask("mark the milk reminder as done"))
+        XCTAssertEqual(steps(done).compactMap { $0["intent"] as? String }, ["reminder.list", "reminder.complete"])
+        XCTAssertEqual(steps(done).compactMap { $0["status"] as? String }, ["ok", "ok"])
+        let all = (try assertInvokeOK(invoke("reminder.list", #"{"includeCompleted":true}"#), skill: "dev.skillhost.reminders") as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        XCTAssertEqual(all.filter { $0["completed"] as? Bool == true }.compactMap { $0["title"] as? String }, ["buy milk"])
+
+        let several = ask("mark the call bob reminder as done", json: false)
+        XCTAssertEqual(several.exitCode, 10, several.summary)
+        XCTAssertTrue(several.stdout.contains("Several match") && several.stdout.contains("“call bob”"), several.stdout)
+        let none = ask("mark the dentist reminder as done", json: false)
+        XCTAssertEqual(none.exitCode, 10, none.summary)
+        XCTAssertTrue(none.stdout.contains("I found nothing called"), none.stdout)
+        let open = (try assertInvokeOK(invoke("reminder.list", "{}"), skill: "dev.skillhost.reminders") as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        XCTAssertEqual(open.count, 2, "nothing else was completed: \(open)")
+    }
+
     // MARK: - Parallel steps, phases
 
     func testIndependentStepsRunConcurrentlyAndPhasesArriveInOrder() throws {

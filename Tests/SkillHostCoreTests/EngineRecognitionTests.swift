@@ -35,7 +35,9 @@ final class EngineRecognitionTests: XCTestCase {
         entry("reminder.create", "Reminders",
               schema: #"{"type":"object","properties":{"title":{"type":"string","minLength":1},"due":{"type":"string","format":"date-time"}},"required":["title"]}"#,
               keywords: ["en": ["remind", "reminder", "todo"], "zh": ["提醒", "记得", "别忘了"]],
-              examples: [("en", "Remind me to call mom tomorrow at 9am"), ("zh", "提醒我明天下午三点开会")], flags: []),
+              // "Set a reminder…": an intent is asked for with the verbs its examples use (see ActionVerbs).
+              examples: [("en", "Remind me to call mom tomorrow at 9am"), ("en", "Set a reminder to pay the bills on Friday"),
+                         ("zh", "提醒我明天下午三点开会")], flags: []),
         entry("mail.triage", "Mail",
               schema: #"{"type":"object","properties":{"path":{"type":"string"}}}"#,
               keywords: ["en": ["mail", "email", "inbox", "invoice"], "zh": ["邮件", "收件箱", "发票"]]),

@@ -14,13 +14,25 @@ enum ReminderIntents {
         """#,
         outputSchema: reminderSchema,
         flags: [],
-        keywords: ["en": ["remind", "reminder", "remember", "todo"], "zh": ["提醒", "记得", "别忘了", "待办"]],
+        keywords: ["en": ["remind", "reminder", "remember", "todo", "don't let me forget", "set a reminder", "ping me", "note to self", "make a note"],
+                   "zh": ["提醒", "记得", "别忘了", "待办", "叫我", "记一下", "记着", "设个提醒", "别让我忘了"]],
         examples: [
             SkillExample(lang: "en", text: "Remind me to call mom tomorrow at 9am",
                          input: #"{"title":"Call mom","due":"2025-03-02T09:00:00+08:00"}"#),
             SkillExample(lang: "zh", text: "提醒我明天下午三点开会",
                          input: #"{"title":"开会","due":"2025-03-02T15:00:00+08:00"}"#),
             SkillExample(lang: "en", text: "Add a todo: buy milk", input: #"{"title":"Buy milk"}"#),
+            SkillExample(lang: "en", text: "Set a reminder to pay the bills on Friday"),
+            SkillExample(lang: "en", text: "Don't let me forget the dentist at 3pm"),
+            SkillExample(lang: "en", text: "Ping me in 2 hours to check the laundry"),
+            SkillExample(lang: "en", text: "Make a note to buy stamps"),
+            SkillExample(lang: "en", text: "Remember to call the bank tomorrow morning"),
+            SkillExample(lang: "zh", text: "叫我明天七点起床"),
+            SkillExample(lang: "zh", text: "记一下，周五交报告"),
+            SkillExample(lang: "zh", text: "别让我忘了下午去银行"),
+            SkillExample(lang: "zh", text: "给我设个提醒：晚上八点吃药"),
+            SkillExample(lang: "zh", text: "三小时后提醒我关窗户"),
+            SkillExample(lang: "zh", text: "加个待办：明天取快递"),
         ])
 
     static let list = SkillIntent(
@@ -31,10 +43,21 @@ enum ReminderIntents {
         """#,
         outputSchema: #"{"type":"object","properties":{"reminders":{"type":"array","items":"# + reminderSchema + #"}},"required":["reminders"]}"#,
         flags: [.readOnly, .idempotent],
-        keywords: ["en": ["reminders", "my reminders", "todo list", "to-do"], "zh": ["提醒事项", "我的提醒", "待办事项", "待办清单"]],
+        keywords: ["en": ["reminders", "my reminders", "todo list", "to-do list", "my todos", "todos", "open reminders"],
+                   "zh": ["提醒事项", "我的提醒", "待办事项", "待办清单", "哪些提醒", "什么提醒", "提醒列表", "我的待办", "哪些待办"]],
         examples: [
             SkillExample(lang: "en", text: "What are my reminders?", input: "{}"),
             SkillExample(lang: "zh", text: "我有哪些待办？", input: "{}"),
+            SkillExample(lang: "en", text: "Show my reminders"),
+            SkillExample(lang: "en", text: "List my todos"),
+            SkillExample(lang: "en", text: "What's on my to-do list?"),
+            SkillExample(lang: "en", text: "Which reminders are still open?"),
+            SkillExample(lang: "en", text: "Do I have any reminders today?"),
+            SkillExample(lang: "zh", text: "看看我的提醒"),
+            SkillExample(lang: "zh", text: "我还有哪些待办"),
+            SkillExample(lang: "zh", text: "列出所有提醒"),
+            SkillExample(lang: "zh", text: "今天有什么提醒？"),
+            SkillExample(lang: "zh", text: "我的待办清单"),
         ])
 
     static let complete = SkillIntent(
@@ -45,8 +68,14 @@ enum ReminderIntents {
         """#,
         outputSchema: reminderSchema,
         flags: [.idempotent],
-        keywords: ["en": ["done", "complete", "finished", "mark as done"], "zh": ["完成", "做完了", "已完成"]],
-        examples: [SkillExample(lang: "en", text: "Mark the milk reminder as done")])
+        keywords: ["en": ["done", "complete", "finished", "mark as done", "tick off", "check off", "mark done"],
+                   "zh": ["完成", "做完了", "已完成", "搞定", "标记完成", "做好了", "完成了"]],
+        examples: [SkillExample(lang: "en", text: "Mark the milk reminder as done"),
+                   SkillExample(lang: "en", text: "I've finished the report, check it off"),
+                   SkillExample(lang: "en", text: "Tick off the call mom reminder"),
+                   SkillExample(lang: "zh", text: "把买牛奶的提醒标记为完成"),
+                   SkillExample(lang: "zh", text: "交报告那个已经做完了"),
+                   SkillExample(lang: "zh", text: "给妈妈打电话的待办完成了")])
 
     static let all = [create, list, complete]
 }

@@ -76,11 +76,12 @@ public final class AgentEngine: Sendable {
         let startedAt = request.zone.rfc3339(Int(time(nil)))
         phases.emit(.understanding)
         let catalog = IntentCatalog(registry: host.registry, caller: request.caller, policy: host.invoker.policy)
-        let recognition = WriteGuard.apply(recognizer.recognize(request, catalog: catalog, defaults: settings.defaults),
-                                           request: request, catalog: catalog, minWriteConfidence: settings.minWriteConfidence)
+        let guarded = WriteGuard.apply(recognizer.recognize(request, catalog: catalog, defaults: settings.defaults),
+                                       request: request, catalog: catalog, minWriteConfidence: settings.minWriteConfidence)
+        let recognition = Lookups.attach(guarded, catalog: catalog)
 
         phases.emit(.planning)
-        let plan = Planner.plan(recognition, catalog: catalog)
+        let plan = Planner.plan(recognition, catalog: catalog, rules: settings.chains)
         let ids = Set(plan.steps.map(\.skillID))
         let hashes = host.fileHashes(of: ids)
         var builds: [String: (version: String, sha256: String?)] = [:]
@@ -150,13 +151,15 @@ public struct AgentResponse: Sendable {
     /// `ask --json` and the trace file: {version, id, request, intents, questions, plan, steps, phases,
     /// answer, status, startedAt, durationMs}.
     public var json: JSON {
-        .object(JSONObject([
+        var o = JSONObject([
             ("version", .int(1)), ("id", traceID.map(JSON.string) ?? .null), ("request", request.json),
             ("language", .string(request.language)),
             ("intents", .array(recognition.intents.map(\.json))), ("questions", .array(recognition.questions.map(\.json))),
             ("plan", plan.json), ("steps", .array(steps.map(\.json))), ("phases", .array(phases.map(\.json))),
             ("answer", .string(answer)), ("status", .string(status)), ("startedAt", .string(startedAt)),
             ("durationMs", .double((durationMs * 10).rounded() / 10)), ("trace", tracePath.map(JSON.string) ?? .null),
-        ]))
+        ])
+        if let note = request.languageNote { o["languageNote"] = .string(note) }
+        return .object(o)
     }
 }

@@ -31,8 +31,13 @@ public struct AgentRequest: Sendable {
         self.init(text: text, source: source, caller: caller, locale: locale, zone: ZoneRules.load(timeZone) ?? .utc, now: now)
     }
 
-    /// The language answers are written in: "zh" or "en".
-    public var language: String { locale.lowercased().hasPrefix("zh") ? "zh" : "en" }
+    /// The language the request is read and answered in: the locale's, when there is a language pack
+    /// for it (`LanguagePacks`), else the pack that claims the text (see `languageNote`).
+    public var language: String { LanguagePacks.pack(for: locale)?.code ?? LanguagePacks.detect(text).code }
+    /// Why the language is not the locale's, when there is no pack for it.
+    public var languageNote: String? {
+        LanguagePacks.pack(for: locale) == nil ? "no language pack for locale \"\(locale)\" (there are: \(LanguagePacks.all.map(\.code).joined(separator: ", "))): read and answered as \(language)" : nil
+    }
     /// Today, in the request's zone.
     public var today: CivilDate { zone.civil(now).date }
     /// "now" as RFC 3339 with the zone's offset.

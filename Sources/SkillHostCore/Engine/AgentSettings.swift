@@ -6,7 +6,11 @@
 ///       "minConfidence": 0.5,      // below this an intent is not acted on
 ///       "minWriteConfidence": 0.6, // from scripts and agents, below this nothing is changed
 ///       "keepTraces": 200,         // newest traces kept in $XDG_STATE_HOME/skillhost/traces
-///       "stepTimeoutMs": 10000     // deadline per step (default: invokeTimeoutMs)
+///       "stepTimeoutMs": 10000,    // deadline per step (default: invokeTimeoutMs)
+///       "chains": [                // a step that feeds another (see `ChainRule`)
+///         {"from": "mail.triage", "to": "calendar.events.list",
+///          "feeds": [{"field": "from", "path": "messages[*].event.start", "pick": "earliestDay"}]}
+///       ]
 ///     }
 public struct AgentSettings: Sendable {
     public var defaults: [String: JSONObject] = [:]
@@ -16,6 +20,7 @@ public struct AgentSettings: Sendable {
     public var minWriteConfidence = 0.6
     public var keepTraces = 200
     public var stepTimeoutMs: Int?
+    public var chains: [ChainRule] = []
 
     public init() {}
 
@@ -43,8 +48,25 @@ public struct AgentSettings: Sendable {
             case "minConfidence":
                 guard let d = m.value.doubleValue, (0...1).contains(d) else { throw bad("\"agent.minConfidence\" must be a number from 0 to 1, found \(m.value.serialized)") }
                 minConfidence = d
+            case "chains":
+                guard case .array(let rules) = m.value else { throw bad("\"agent.chains\" must be an array of {\"from\", \"to\", \"feeds\"}, found \(m.value.serialized)") }
+                for (i, rule) in rules.enumerated() {
+                    let at = "\"agent.chains[\(i)]\""
+                    guard let from = rule["from"]?.stringValue, let to = rule["to"]?.stringValue, case .array(let feeds)? = rule["feeds"] else {
+                        throw bad("\(at) must be {\"from\": intent, \"to\": intent, \"feeds\": [...]}, found \(rule.serialized)")
+                    }
+                    var parsed: [(field: String, path: String, pick: Feed.Pick)] = []
+                    for (j, f) in feeds.enumerated() {
+                        guard let field = f["field"]?.stringValue, let path = f["path"]?.stringValue,
+                              let pick = f["pick"]?.stringValue.flatMap(Feed.Pick.init(rawValue:)), pick != .matching else {
+                            throw bad("\(at).feeds[\(j)] must be {\"field\", \"path\", \"pick\": \"earliestDay\" or \"latestDay\"}, found \(f.serialized)")
+                        }
+                        parsed.append((field, path, pick))
+                    }
+                    chains.append(ChainRule(from: from, to: to, feeds: parsed))
+                }
             default:
-                throw bad("unknown member \"agent.\(m.key)\" (expected defaults, maxParallel, minConfidence, minWriteConfidence, keepTraces, stepTimeoutMs)")
+                throw bad("unknown member \"agent.\(m.key)\" (expected defaults, maxParallel, minConfidence, minWriteConfidence, keepTraces, stepTimeoutMs, chains)")
             }
         }
     }

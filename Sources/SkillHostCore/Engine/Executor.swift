@@ -38,7 +38,7 @@ struct Executor {
                         let now = phases.elapsedMs
                         done[step.id] = StepRecord(step: step, input: step.input, status: .skipped, skipped: reason.reason, skillID: step.skillID,
                                                    skillVersion: builds[step.skillID]?.version, sha256: builds[step.skillID]?.sha256,
-                                                   startMs: now, endMs: now, progress: [], fallback: [])
+                                                   startMs: now, endMs: now, progress: [], fallback: [], question: reason.question)
                     case .success(let input):
                         phases.emit(.dispatching(intent: step.intent))
                         running += 1
@@ -64,6 +64,21 @@ struct Executor {
         for feed in step.feeds {
             guard let source = done[feed.fromStep], source.status == .ok, let result = source.result else {
                 return .failure(StepSkip("step \(feed.fromStep) (\(done[feed.fromStep]?.step.intent ?? "?")) did not succeed"))
+            }
+            if feed.pick == .matching {
+                let what = "“\(feed.reference ?? "")”"
+                let zh = request.language == "zh"
+                switch feed.match(in: result) {
+                case .value(let v): input[feed.field] = v
+                case .none:
+                    return .failure(StepSkip("no item of step \(feed.fromStep)'s \(feed.path) has a \(feed.label ?? "label") like \(what)",
+                                             question: zh ? "我没找到\(what)，请说出它的完整名称。" : "I found nothing called \(what); please name it as it is listed."))
+                case .several(let labels):
+                    let list = labels.map { "“\($0)”" }.joined(separator: zh ? "、" : ", ")
+                    return .failure(StepSkip("several items of step \(feed.fromStep)'s \(feed.path) match \(what): \(list)",
+                                             question: zh ? "有几个符合\(what)：\(list)。你指的是哪一个？" : "Several match \(what): \(list). Which one do you mean?"))
+                }
+                continue
             }
             guard let value = feed.value(in: result) else {
                 return .failure(StepSkip("nothing to look up: step \(feed.fromStep) found no \(feed.path)"))
@@ -124,5 +139,7 @@ struct Executor {
 
 struct StepSkip: Error {
     let reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// What to ask the person, when the step waits for them (an item several match).
+    let question: String?
+    init(_ reason: String, question: String? = nil) { (self.reason, self.question) = (reason, question) }
 }

@@ -25,16 +25,43 @@ public struct PlanStep: Sendable {
 }
 
 /// An input member filled from an earlier step's result: the values at `path` (dotted, `[*]` for every
-/// element, e.g. "messages[*].event.start"), reduced to the earliest or latest day ("YYYY-MM-DD").
+/// element, e.g. "messages[*].event.start"), reduced to the earliest or latest day ("YYYY-MM-DD");
+/// or (`matching`) the `field` of the one item at `path` whose `label` the request's `reference` names.
 public struct Feed: Sendable {
-    public enum Pick: String, Sendable { case earliestDay, latestDay }
+    public enum Pick: String, Sendable { case earliestDay, latestDay, matching }
     public var field: String
     public var fromStep: Int
     public var path: String
     public var pick: Pick
+    public var label: String? = nil
+    public var reference: String? = nil
 
     public var json: JSON {
-        .object(JSONObject([("field", .string(field)), ("fromStep", .int(Int64(fromStep))), ("path", .string(path)), ("pick", .string(pick.rawValue))]))
+        var o = JSONObject([("field", .string(field)), ("fromStep", .int(Int64(fromStep))), ("path", .string(path)), ("pick", .string(pick.rawValue))])
+        if let label { o["label"] = .string(label) }
+        if let reference { o["reference"] = .string(reference) }
+        return .object(o)
+    }
+
+    /// What a matching feed found: one value, nothing, or several items' labels.
+    enum Outcome {
+        case value(JSON)
+        case none
+        case several([String])
+    }
+
+    /// The item whose label the reference names best (a share of at least a half, and better than any
+    /// other's), else nothing or the labels of the items that tie.
+    func match(in result: JSON) -> Outcome {
+        guard let label, let reference else { return .none }
+        let items = Self.values(at: path.split(separator: ".").map(String.init), in: result).flatMap { $0.arrayValue ?? [$0] }
+        let scored = items.compactMap { item -> (JSON, String, Double)? in
+            guard let id = item[field], let text = item[label]?.stringValue else { return nil }
+            return (id, text, Lookups.match(label: text, reference: reference))
+        }.filter { $0.2 >= 0.5 }
+        guard let best = scored.map(\.2).max() else { return .none }
+        let top = scored.filter { $0.2 == best }
+        return top.count == 1 ? .value(top[0].0) : .several(top.map(\.1))
     }
 
     /// The value for `field` from `result`, or nil when the path finds no day.
@@ -57,24 +84,37 @@ public struct Feed: Sendable {
 }
 
 /// A step that feeds another, when both intents are available: after `from`, run `to` with inputs
-/// taken from `from`'s result. The rule names intents and result paths, never skill code; it applies
-/// only when the skills serving both intents are registered.
+/// taken from `from`'s result. Rules come from the config (`agent.chains`), never from the engine:
+/// they name intents and result paths, never skill code, and apply only when the skills serving both
+/// intents are registered. E.g. meeting invitations found in mail → the calendar for those days:
+///
+///     {"from": "mail.triage", "to": "calendar.events.list",
+///      "feeds": [{"field": "from", "path": "messages[*].event.start", "pick": "earliestDay"},
+///                {"field": "to", "path": "messages[*].event.start", "pick": "latestDay"}]}
 public struct ChainRule: Sendable {
     public var from: String
     public var to: String
     public var feeds: [(field: String, path: String, pick: Feed.Pick)]
 
-    /// Meeting invitations found in mail → what else is on the calendar those days.
-    public static let builtIn: [ChainRule] = [
-        ChainRule(from: "mail.triage", to: "calendar.events.list",
-                  feeds: [("from", "messages[*].event.start", .earliestDay), ("to", "messages[*].event.start", .latestDay)]),
-    ]
+    public init(from: String, to: String, feeds: [(field: String, path: String, pick: Feed.Pick)]) {
+        (self.from, self.to, self.feeds) = (from, to, feeds)
+    }
 }
 
 enum Planner {
-    static func plan(_ recognition: Recognition, catalog: IntentCatalog, rules: [ChainRule] = ChainRule.builtIn) -> AgentPlan {
+    static func plan(_ recognition: Recognition, catalog: IntentCatalog, rules: [ChainRule] = []) -> AgentPlan {
         var steps: [PlanStep] = []
         for r in recognition.intents where r.missing.isEmpty {
+            if let l = r.lookup {
+                // The lookup first (once per intent it serves), then the step it feeds.
+                let source = steps.first { $0.intent == l.intent && $0.feeds.isEmpty }?.id ?? {
+                    steps.append(PlanStep(id: steps.count + 1, intent: l.intent, skillID: l.skillID, input: JSONObject(), dependsOn: [], feeds: []))
+                    return steps.count
+                }()
+                steps.append(PlanStep(id: steps.count + 1, intent: r.intent, skillID: r.skillID, input: r.parameters, dependsOn: [source],
+                                      feeds: [Feed(field: l.field, fromStep: source, path: l.items, pick: .matching, label: l.label, reference: l.reference)]))
+                continue
+            }
             steps.append(PlanStep(id: steps.count + 1, intent: r.intent, skillID: r.skillID, input: r.parameters, dependsOn: [], feeds: []))
         }
         for rule in rules {

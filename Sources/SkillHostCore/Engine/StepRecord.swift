@@ -21,6 +21,8 @@ public struct StepRecord: Sendable {
     /// The skill's progress reports: {"step","total","message","atMs"}.
     public var progress: [JSON]
     public var fallback: [String]
+    /// The question a skipped step asks (which item was meant), answered by saying it again.
+    public var question: String? = nil
 
     /// The reason of a step a replay did not run because its intent changes something.
     public static let notRerun = "not re-run in a replay: the intent changes something (replay --include-writes runs it)"
@@ -33,6 +35,7 @@ public struct StepRecord: Sendable {
         if let message { o["message"] = .string(message) }
         if let error { o["error"] = error.json }
         if let skipped { o["skipped"] = .string(skipped) }
+        if let question { o["question"] = .string(question) }
         o["startMs"] = .double((startMs * 10).rounded() / 10)
         o["endMs"] = .double((endMs * 10).rounded() / 10)
         o["durationMs"] = .double(((endMs - startMs) * 10).rounded() / 10)

@@ -51,10 +51,16 @@ enum Synthesizer {
         for r in ok {
             lines.append(r.message ?? (zh ? "\(r.step.intent)已完成。" : "\(r.step.intent) is done."))
         }
-        for r in records where r.status == .skipped {
+        for r in records where r.status == .skipped && r.question == nil {
             lines.append(zh ? "（未执行\(r.step.intent)：\(r.skipped ?? "")）" : "(\(r.step.intent) not run: \(r.skipped ?? ""))")
         }
         lines += questions
+        // A step waiting for the person to say which item they meant: the request asks back.
+        let asks = records.compactMap(\.question)
+        if !asks.isEmpty {
+            lines += asks
+            return (lines.joined(separator: "\n"), .clarify)
+        }
         let status: Status = failed.isEmpty && questions.isEmpty && !records.contains { $0.status == .skipped && $0.step.feeds.isEmpty }
             ? .answered : (ok.isEmpty ? .failed : .partial)
         return (lines.joined(separator: "\n"), status)

@@ -85,6 +85,8 @@ public struct IntentManifest: Sendable, Equatable {
         public var lang: String
         public var text: String
         public var input: JSON?
+
+        public init(lang: String, text: String, input: JSON? = nil) { (self.lang, self.text, self.input) = (lang, text, input) }
     }
 }
 

@@ -5,7 +5,7 @@ public struct IntentCatalog: Sendable {
     public struct Entry: Sendable {
         /// The intent's address ("reminder.create", "name@2"), as calls use it.
         public var intent: String
-        public var name: String
+        public let name: String
         public var skillID: String
         public var skillName: String
         public var description: String
@@ -13,9 +13,19 @@ public struct IntentCatalog: Sendable {
         public var examples: [IntentManifest.Example]
         public var inputSchema: JSON
         public var flags: IntentFlags
+        /// What the intent returns, when its skill declares it (lookups read it, see `Lookups`).
+        public var outputSchema: JSON?
+
+        public init(intent: String, name: String, skillID: String, skillName: String, description: String, keywords: [String: [String]],
+                    examples: [IntentManifest.Example], inputSchema: JSON, flags: IntentFlags, outputSchema: JSON? = nil) {
+            (self.intent, self.name, self.skillID, self.skillName, self.description) = (intent, name, skillID, skillName, description)
+            (self.keywords, self.examples, self.inputSchema, self.flags, self.outputSchema) = (keywords, examples, inputSchema, flags, outputSchema)
+            domain = name.split(separator: ".").dropLast().joined(separator: ".")
+        }
         /// The name without its last segment ("calendar.events" for calendar.events.list and .summary,
-        /// "weather" for weather.forecast): one part of a sentence asks one thing per domain.
-        public var domain: String { name.split(separator: ".").dropLast().joined(separator: ".") }
+        /// "weather" for weather.forecast): one part of a sentence asks one thing per domain. Set from
+        /// `name` at init.
+        public let domain: String
     }
 
     public var entries: [Entry]
@@ -37,7 +47,7 @@ public struct IntentCatalog: Sendable {
                       seen.insert(intent.name).inserted else { continue }
                 entries.append(Entry(intent: intent.address, name: intent.name, skillID: skill.id, skillName: manifest.name,
                                      description: intent.description, keywords: intent.keywords, examples: intent.examples,
-                                     inputSchema: intent.inputSchema, flags: intent.flags))
+                                     inputSchema: intent.inputSchema, flags: intent.flags, outputSchema: intent.outputSchema))
             }
         }
         // In registry order (skills by id), each skill's intents in the order it declares them.

@@ -5,7 +5,13 @@
 ///   format "date-time"   the day and time the clause names (09:00 when only a day is said; the next
 ///                        day when only a time is said and it has passed today)
 ///   integer "days"       the number of days from today through the end of the named range
+///   number + unit enums  a quantity with its unit ("5 km", "72°F", "3公里", "半斤" = 250 g): the first
+///                        required number gets the amount, the unit enum property named like to/target/
+///                        into gets the other unit the clause names, the other one the amount's unit
+///                        (units and their words come from the language packs, see `Quantities`)
 ///   string with "enum"   a value of the enum that the clause contains
+///   string named place, location, city
+///                        the place the clause names ("weather in Tokyo", "东京天气"), as written
 ///   string named title, text, subject, name, note, content, query, message — or the only required
 ///                        free-text string of the intent (no format, no enum)
 ///                        the clause without the words that asked for the intent and without the
@@ -20,6 +26,7 @@ enum ParameterFiller {
     }
 
     static let titleNames: Set<String> = ["title", "text", "subject", "name", "note", "content", "query", "message"]
+    static let placeNames: Set<String> = ["place", "location", "city", "where"]
 
     static func fill(schema: JSON, clause: String, time: TimeSpec?, matched: [String], request: AgentRequest,
                      defaults: JSONObject?) -> Filled {
@@ -29,8 +36,11 @@ enum ParameterFiller {
         let properties = schema["properties"]?.objectValue ?? JSONObject()
         let freeText = properties.filter { m in
             required.contains(m.key) && m.value["type"]?.stringValue == "string" && m.value["format"] == nil && m.value["enum"] == nil
+                && !WriteGuard.isIdentifier(m.key)
         }.map(\.key)
-        for (name, property) in properties {
+        let quantity = Quantities.fill(properties: properties, required: required, clause: clause)
+        for (name, value) in quantity { out.parameters[name] = value }
+        for (name, property) in properties where quantity[name] == nil {
             let type = property["type"]?.stringValue ?? ""
             let format = property["format"]?.stringValue ?? ""
             let lname = name.lowercased()
@@ -60,8 +70,18 @@ enum ParameterFiller {
                 if let min = property["minimum"]?.intValue { n = max(n, Int(min)) }
                 if let max = property["maximum"]?.intValue { n = min(n, Int(max)) }
                 out.parameters[name] = .int(Int64(max(n, 1)))
+            } else if type == "string", property["enum"] == nil, property["format"] == nil, Self.placeNames.contains(lname) {
+                if let place = LanguagePacks.all.lazy.compactMap({ $0.place(in: clause, removing: time?.phrases ?? []) }).first {
+                    out.parameters[name] = .string(place)
+                    out.assumptions.append("\(name): \(place) (named in the request)")
+                }
             } else if type == "string", let options = property["enum"]?.arrayValue?.compactMap(\.stringValue) {
-                if let hit = options.first(where: { !$0.isEmpty && lowerClause.contains($0.lowercased()) }) {
+                // Latin values as whole words ("m" is not in "meetings"); unit enums are `Quantities`' job.
+                let words = Set(TextMatching.words(lowerClause))
+                let units = options.contains { o in LanguagePacks.unitWords.contains { $0.unit == o } }
+                if !units, let hit = options.first(where: { o in
+                    !o.isEmpty && (TextMatching.hasCJK(o) ? lowerClause.contains(o.lowercased()) : words.contains(TextMatching.stem(o.lowercased())))
+                }) {
                     out.parameters[name] = .string(hit)
                 }
             } else if type == "string", titleNames.contains(lname) || freeText == [name], required.contains(name) || defaults?[name] == nil {
@@ -79,7 +99,7 @@ enum ParameterFiller {
     }
 
     /// The thing a clause talks about: a quoted part, else the clause without `words` and the usual
-    /// request phrasing around them ("please", "me to", "我", "一下", …).
+    /// request phrasing around them (the language packs' `titleLeading` and `titleTrailing`).
     static func title(from clause: String, removing words: [String]) -> String? {
         for (open, close) in [("“", "”"), ("「", "」"), ("\"", "\""), ("‘", "’"), ("'", "'")] {
             let parts = clause.split(separator: Character(open), maxSplits: 1, omittingEmptySubsequences: false)
@@ -92,9 +112,7 @@ enum ParameterFiller {
         for w in words.sorted(by: { $0.count > $1.count }) where !w.isEmpty {
             text = TextMatching.removing(w, from: text)
         }
-        let leading = ["please ", "can you ", "could you ", "me to ", "me that ", "me ", "to ", "that ", "about ", ": ", ":",
-                       "请", "帮我", "麻烦", "我要", "我", "一下", "要", "去", "记得", "：", ":"]
-        let trailing = [" on", " at", " by", " for", " in", " around", "吧", "哦", "啊", "的", "前", "之前"]
+        let leading = LanguagePacks.titleLeading, trailing = LanguagePacks.titleTrailing
         var s = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         var changed = true
         while changed {

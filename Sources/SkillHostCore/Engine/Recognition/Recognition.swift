@@ -14,12 +14,15 @@ public struct RecognizedIntent: Sendable {
     public var missing: [String]
     /// How parameters were decided where the request did not say ("from: today (no date given)").
     public var assumptions: [String]
+    /// An identifier to look up before the call (see `Lookups`).
+    public var lookup: Lookup? = nil
 
     public var json: JSON {
         .object(JSONObject([
             ("intent", .string(intent)), ("skill", .string(skillID)), ("confidence", .double((confidence * 1000).rounded() / 1000)),
             ("clause", .string(clause)), ("matched", .array(matched.map(JSON.string))), ("parameters", .object(parameters)),
             ("missing", .array(missing.map(JSON.string))), ("assumptions", .array(assumptions.map(JSON.string))),
+            ("lookup", lookup?.json ?? .null),
         ]))
     }
 }
@@ -38,9 +41,12 @@ public struct Recognition: Sendable {
     public var intents: [RecognizedIntent] = []
     /// Asked instead of acting: low confidence, or a required parameter missing.
     public var questions: [Clarification] = []
-    public init(intents: [RecognizedIntent] = [], questions: [Clarification] = []) {
+    /// The request's text as the recognizer read it (normalized), which `clause`s are parts of.
+    public var text: String?
+    public init(intents: [RecognizedIntent] = [], questions: [Clarification] = [], text: String? = nil) {
         self.intents = intents
         self.questions = questions
+        self.text = text
     }
 }
 

@@ -5,13 +5,6 @@ enum TextMatching {
         s.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value) }
     }
 
-    /// Full-width ASCII (ＡＢＣ１２３，) to ASCII, so "３点" reads like "3点".
-    static func normalize(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map { u in
-            (0xFF01...0xFF5E).contains(u.value) && u.value != 0xFF0C ? Unicode.Scalar(u.value - 0xFEE0)! : u
-        }))
-    }
-
     /// A part of a request, and the text that joined it to the one before ("，", "顺便", " and ").
     struct Clause {
         var text: String
@@ -19,12 +12,15 @@ enum TextMatching {
     }
 
     /// Splits a request into clauses at sentence punctuation and at words that join two requests
-    /// ("顺便", "还有", "and", "also"). Clauses keep their original text.
+    /// (the language packs' `clauseJoiners`: "顺便", " and "). Clauses keep their text.
     static func clauses(_ text: String) -> [Clause] {
         var parts: [Clause] = []
         var current = "", joiner = ""
-        for ch in text {
-            if "，,。.？?！!；;\n".contains(ch) {
+        let chars = Array(text)
+        for (i, ch) in chars.enumerated() {
+            // A point between digits is a decimal point ("1.5 pounds"), not the end of a sentence.
+            let decimal = ch == "." && i > 0 && i + 1 < chars.count && chars[i - 1].isNumber && chars[i + 1].isNumber
+            if "，,。.？?！!；;\n".contains(ch) && !decimal {
                 parts.append(Clause(text: current, joiner: joiner))
                 (current, joiner) = ("", String(ch))
             } else {
@@ -32,7 +28,7 @@ enum TextMatching {
             }
         }
         parts.append(Clause(text: current, joiner: joiner))
-        for word in ["顺便", "还有", "另外", "然后", "同时", "以及", " and ", " also ", " then ", " plus "] {
+        for word in LanguagePacks.clauseJoiners {
             parts = parts.flatMap { c -> [Clause] in
                 let pieces = split(c.text, at: word)
                 return pieces.enumerated().map { Clause(text: $0.element, joiner: $0.offset == 0 ? c.joiner : word) }
@@ -88,10 +84,13 @@ enum TextMatching {
     /// Whether `keyword` occurs in the clause: as a substring for Chinese, as a run of whole words
     /// (stemmed) for other languages.
     static func contains(clause: String, clauseWords: [String], keyword: String) -> Bool {
-        if hasCJK(keyword) { return clause.contains(keyword) }
-        let k = words(keyword)
+        hasCJK(keyword) ? clause.contains(keyword) : contains(clauseWords: clauseWords, keywordWords: words(keyword))
+    }
+
+    /// Whether the words `k` occur in a row in `clauseWords`.
+    static func contains(clauseWords: [String], keywordWords k: [String]) -> Bool {
         guard !k.isEmpty, k.count <= clauseWords.count else { return false }
-        for i in 0...(clauseWords.count - k.count) where Array(clauseWords[i..<i + k.count]) == k { return true }
+        for i in 0...(clauseWords.count - k.count) where clauseWords[i] == k[0] && clauseWords[i..<i + k.count].elementsEqual(k) { return true }
         return false
     }
 

@@ -23,6 +23,17 @@ public struct TimeSpec: Sendable, Equatable {
 ///   dates   12月1日 12月1号 · 2026-12-01 · "december 1", "dec 1", "1 december"
 ///   times   下午3点 晚上8点半 上午10:30 15:00 中午 · 3pm, 3:30 pm, at 15:00, noon, "in the morning/afternoon/evening"
 public enum TimeExpressions {
+    /// `find(in:today:)` plus the relative times the language packs read ("in 3 hours", "3小时后", "月底",
+    /// "next month"), which need the instant and zone: a pack's day or instant wins, a time of day said
+    /// elsewhere in the text completes it ("月底下午3点").
+    public static func find(in text: String, now: Int, zone: ZoneRules) -> TimeSpec? {
+        let base = find(in: text, today: zone.civil(now).date)
+        guard var relative = LanguagePacks.all.lazy.compactMap({ $0.relativeTime(in: text, now: now, zone: zone) }).first else { return base }
+        if relative.hour == nil, let base, base.hour != nil { (relative.hour, relative.minute) = (base.hour, base.minute) }
+        relative.phrases += base?.phrases ?? []
+        return relative
+    }
+
     public static func find(in text: String, today: CivilDate) -> TimeSpec? {
         let lower = text.lowercased()
         var phrases: [String] = []
@@ -62,7 +73,7 @@ public enum TimeExpressions {
         for m in lower.matches(of: weekWords) {
             let monday = today.adding(days: 1 - today.weekday)
             switch String(m.output) {
-            case "本周", "这周", "this week": take((today, monday.adding(days: 6)), m.output)
+            case "本周", "这周", "this week", "my week", "the week": take((today, monday.adding(days: 6)), m.output)
             case "下周", "next week": take((monday.adding(days: 7), monday.adding(days: 13)), m.output)
             default:  // the weekend: the coming Saturday and Sunday (or what is left of them)
                 take((max(monday.adding(days: 5), today), monday.adding(days: 6)), m.output)
@@ -87,6 +98,10 @@ public enum TimeExpressions {
             guard let mo = month(String(m.output.1)), let d = Int(m.output.2) else { continue }
             take(explicit(month: mo, day: d, today: today), m.output.0)
         }
+        for m in lower.matches(of: numericDate) {
+            guard let mo = Int(m.output.1), let d = Int(m.output.2) else { continue }
+            take(explicit(month: mo, day: d, today: today), m.output.1 + "/" + m.output.2)
+        }
         for m in lower.matches(of: enDayMonth) {
             guard let mo = month(String(m.output.2)), let d = Int(m.output.1) else { continue }
             take(explicit(month: mo, day: d, today: today), m.output.0)
@@ -106,12 +121,16 @@ public enum TimeExpressions {
         } else if let m = lower.firstMatch(of: clockTime), let h = Int(m.output.1), let mi = Int(m.output.2), h < 24, mi < 60 {
             (hour, minute) = (h, mi)
             phrases.append(String(m.output.0))
+        } else if let m = lower.firstMatch(of: bareHour), let h = Int(m.output.1), (1...12).contains(h) {
+            // "at 5": people mean the afternoon for 1–6, the morning for 7–11, noon for 12.
+            (hour, minute) = (h <= 6 ? h + 12 : h, 0)
+            phrases.append(String(m.output.0))
         } else if let m = lower.firstMatch(of: partOfDay) {
             switch String(m.output) {
             case "中午", "noon", "at noon": (hour, minute) = (12, 0)
             case "midnight": (hour, minute) = (0, 0)
-            case "早上", "上午", "in the morning": (hour, minute) = (9, 0)
-            case "下午", "in the afternoon": (hour, minute) = (15, 0)
+            case "早上", "上午", "in the morning", "this morning", "morning": (hour, minute) = (9, 0)
+            case "下午", "in the afternoon", "this afternoon", "afternoon": (hour, minute) = (15, 0)
             default: (hour, minute) = (19, 0)  // 晚上, 傍晚, in the evening
             }
             phrases.append(String(m.output))
@@ -128,7 +147,7 @@ public enum TimeExpressions {
     nonisolated(unsafe) static let zhRange: Regex<(Substring, Substring)> = #/(?:这|最近|未来|接下来|近)([0-9两一二三四五六七八九十几]{1,3})天/#
     nonisolated(unsafe) static let zhWithin: Regex<(Substring, Substring)> = #/([0-9两一二三四五六七八九十]{1,3})天内/#
     nonisolated(unsafe) static let enRange: Regex<(Substring, Substring)> = #/(?:the )?(?:next|coming|following|these) ([0-9]+|two|three|four|five|six|seven|ten|few|couple of) days/#
-    nonisolated(unsafe) static let weekWords: Regex<Substring> = #/本周|这周|下周(?![一二三四五六日天])|周末|this week(?!end)|next week|this weekend|\bweekend\b/#
+    nonisolated(unsafe) static let weekWords: Regex<Substring> = #/本周|这周|下周(?![一二三四五六日天])|周末|this week(?!end)|next week|this weekend|\bweekend\b|\bmy week\b|\bthe week\b/#
     nonisolated(unsafe) static let zhWeekday: Regex<(Substring, Substring?, Substring)> = #/(下)?(?:周|星期|礼拜)([一二三四五六日天1-7])/#
     nonisolated(unsafe) static let enWeekday: Regex<(Substring, Substring?, Substring)> = #/(next )?\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b/#
     nonisolated(unsafe) static let zhDate: Regex<(Substring, Substring, Substring)> = #/([0-9一二三四五六七八九十]{1,3})月([0-9一二三四五六七八九十]{1,3})(?:日|号)/#
@@ -138,7 +157,10 @@ public enum TimeExpressions {
     nonisolated(unsafe) static let zhTime: Regex<(Substring, Substring?, Substring, Substring, Substring?)> = #/(上午|早上|中午|下午|晚上|傍晚|凌晨)?([0-9一二两三四五六七八九十]{1,3})(点|:|：)(半|[0-9一二三四五六七八九十]{1,3}分?)?/#
     nonisolated(unsafe) static let enTime: Regex<(Substring, Substring, Substring?, Substring)> = #/\b(?:at )?([0-9]{1,2})(?::([0-9]{2}))? ?(am|pm|a\.m\.|p\.m\.)/#
     nonisolated(unsafe) static let clockTime: Regex<(Substring, Substring, Substring)> = #/\b(?:at )?([0-9]{1,2}):([0-9]{2})\b/#
-    nonisolated(unsafe) static let partOfDay: Regex<Substring> = #/中午|早上|上午|下午|晚上|傍晚|at noon|\bnoon\b|\bmidnight\b|in the morning|in the afternoon|in the evening/#
+    nonisolated(unsafe) static let partOfDay: Regex<Substring> = #/中午|早上|上午|下午|晚上|傍晚|at noon|\bnoon\b|\bmidnight\b|in the morning|in the afternoon|in the evening|this morning|this afternoon|this evening|\bmorning\b|\bafternoon\b|\bevening\b/#
+    nonisolated(unsafe) static let bareHour: Regex<(Substring, Substring)> = #/\bat ([0-9]{1,2})\b(?![:.])/#
+    /// "12/5": month/day.
+    nonisolated(unsafe) static let numericDate: Regex<(Substring, Substring, Substring)> = #/(?:^|[^0-9/.])(1[0-2]|0?[1-9])/(3[01]|[12][0-9]|0?[1-9])(?![0-9/])/#
 
     // MARK: - Helpers
 

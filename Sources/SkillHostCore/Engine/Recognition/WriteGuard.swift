@@ -11,12 +11,14 @@ enum WriteGuard {
         var out = recognition
         out.intents = []
         let zh = request.language == "zh"
+        // The text the recognizer read (normalized), so clauses are found in it.
+        let text = recognition.text ?? IntentModel.model(for: catalog).normalizer.normalize(request.text)
         for found in recognition.intents {
             guard let entry = catalog.entries.first(where: { $0.intent == found.intent }), !entry.flags.contains(.readOnly) else {
                 out.intents.append(found)
                 continue
             }
-            let act = DialogAct.of(found.clause, in: request.text, keywords: found.matched)
+            let act = DialogAct.of(found.clause, in: text, keywords: found.matched)
             let example = entry.examples.first { $0.lang.hasPrefix(request.language) }?.text
             let how = example.map { zh ? "如果要我这样做，请直接说，例如“\($0)”。" : " If you want that, say it as a request, e.g. “\($0)”." } ?? ""
             var refusal: String? = nil
@@ -46,8 +48,11 @@ enum WriteGuard {
 
     /// The name of an identifier parameter the recognizer filled from the sentence, if any.
     static func identifierFilled(_ found: RecognizedIntent) -> String? {
-        found.parameters.keys.first { k in k == "id" || k.hasSuffix("Id") || k.hasSuffix("_id") || k.hasSuffix("ID") }
+        found.parameters.keys.first(where: isIdentifier)
     }
+
+    /// Whether an input member names an identifier (`id`, `…Id`, `…_id`, `…ID`).
+    static func isIdentifier(_ k: String) -> Bool { k == "id" || k.hasSuffix("Id") || k.hasSuffix("_id") || k.hasSuffix("ID") }
 
     static func lowerFirst(_ s: String) -> String {
         let t = s.hasSuffix(".") ? String(s.dropLast()) : s
