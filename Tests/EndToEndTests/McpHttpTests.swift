@@ -145,6 +145,20 @@ final class McpHttpTests: EndToEndTestCase {
         XCTAssertEqual(note.body, "")
     }
 
+    /// SIGTERM and SIGINT stop the server at once whichever of its threads they land on (a signal that
+    /// reached a thread other than the one a Dispatch signal source watched used to be lost).
+    func testSIGTERMAndSIGINTStopTheServerEveryTime() throws {
+        for round in 0..<6 {
+            let s = try start()
+            XCTAssertEqual(try s.request("GET", path: "/other").status, 404)
+            kill(s.process.processIdentifier, round % 2 == 0 ? SIGTERM : SIGINT)
+            let deadline = Date().addingTimeInterval(10)
+            while s.process.isRunning && Date() < deadline { usleep(20_000) }
+            XCTAssertFalse(s.process.isRunning, "round \(round): still running 10 s after the signal")
+            if s.process.isRunning { kill(s.process.processIdentifier, SIGKILL) }
+        }
+    }
+
     func testBadMethodIs405WithAllow() throws {
         let s = try start()
         let r = try s.request("PUT", headers: json, body: "{}")

@@ -88,10 +88,10 @@ public final class HTTPServer: Sendable {
     /// Accepts connections on the calling thread until `stop`, each served on a thread of its own by
     /// `handler`.
     func serve(_ handler: @escaping @Sendable (HTTPRequest, HTTPConnection) -> Handled) {
-        while !stopping.load(ordering: .relaxed) {
+        while !stopped {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
-                if stopping.load(ordering: .relaxed) { break }
+                if stopped { break }
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 if errno == EMFILE || errno == ENFILE { usleep(100_000); continue }
                 break
@@ -121,6 +121,23 @@ public final class HTTPServer: Sendable {
         stopping.store(true, ordering: .relaxed)
         shutdown(listener, Int32(SHUT_RDWR))
     }
+
+    /// Makes SIGINT and SIGTERM stop `serve`, whichever thread of the process they land on. The handler
+    /// does only what is async-signal-safe: an atomic store and shutdown(2) of the listener, which ends
+    /// a blocked accept(2). (A Dispatch signal source is not enough on Linux: a signal delivered to a
+    /// thread that does not block it never reaches the source's signalfd.) Call once, before `serve`.
+    public func stopOnSignals() {
+        signalListener = listener
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            signalStopped.store(true, ordering: .relaxed)
+            if signalListener >= 0 { shutdown(signalListener, Int32(SHUT_RDWR)) }
+        }
+        sigemptyset(&action.sa_mask)
+        for sig in [SIGINT, SIGTERM] { sigaction(sig, &action, nil) }
+    }
+
+    private var stopped: Bool { stopping.load(ordering: .relaxed) || signalStopped.load(ordering: .relaxed) }
 
     // MARK: - One connection
 
@@ -227,3 +244,7 @@ public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// What `HTTPServer.stopOnSignals`' handler reaches: set before the handler is installed, then only read.
+nonisolated(unsafe) private var signalListener: Int32 = -1
+private let signalStopped = Atomic<Bool>(false)

@@ -34,19 +34,11 @@ enum McpCommand {
         var code: Int32 = 0
         if let (http, access) = listener {
             let transport = MCPHTTPTransport(server: server, http: http, access: access)
-            var sources: [DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                source.setEventHandler { transport.stop() }
-                source.resume()
-                sources.append(source)
-            }
+            http.stopOnSignals()
             let shown = http.boundHost.contains(":") ? "[\(http.boundHost)]" : http.boundHost
             // The line tests and scripts wait for (stable): the address with the port actually bound.
             Out.error("skillhost mcp: listening on http://\(shown):\(http.boundPort)/mcp")
             transport.run()
-            _ = sources
         } else {
             code = server.run()
         }
