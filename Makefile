@@ -13,7 +13,7 @@ MCP_VENV   := .build/mcp-venv
 CAL_VENV   := .build/calendar-venv
 
 .PHONY: all build build-debug c-skills mail-skill install-skills demo test bench clean mcp-venv \
-        compare-calendar bench-calendar calendar-venv eval traditional-table install deb
+        compare-calendar bench-calendar calendar-venv eval traditional-table train-dialog install deb
 
 all: build
 
@@ -81,6 +81,11 @@ eval: build
 # Regenerates the traditional → simplified table from Data/opencc/TSCharacters.txt (OpenCC, Apache-2.0).
 traditional-table:
 	python3 scripts/gen_traditional_table.py
+
+# Retrains the dialog-act model on Data/dialog/corpus.jsonl (standard library only), prints held-out
+# accuracy and rewrites Sources/SkillHostCore/Engine/Recognition/DialogModelWeights.swift.
+train-dialog:
+	python3 scripts/train_dialog.py
 
 # A Python virtual environment with the official MCP SDK, for the MCP client tests and the MCP
 # benchmark. The version is pinned (MCP_PY_VERSION, the one the tests last passed with), so a release

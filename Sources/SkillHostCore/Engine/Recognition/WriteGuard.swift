@@ -5,9 +5,15 @@
 /// `minWriteConfidence`; and an identifier (`id`, `…Id`) is never taken from free text. Each refusal
 /// becomes a question back to the person (exit 10), never a guess.
 ///
+/// A clause the rules call a command is also shown to the learned `DialogModel`; when it is sure the
+/// clause is a question, a negation, quoted text or a request no skill serves, the write is held back
+/// too. The model only ever adds refusals: it is never asked about a clause the rules refuse, so it
+/// cannot unlock a write they block.
+///
 /// Applied by the engine to whatever recognizer ran, so no recognizer can plan a write the rules forbid.
 enum WriteGuard {
-    static func apply(_ recognition: Recognition, request: AgentRequest, catalog: IntentCatalog, minWriteConfidence: Double) -> Recognition {
+    static func apply(_ recognition: Recognition, request: AgentRequest, catalog: IntentCatalog, minWriteConfidence: Double,
+                      dialogModel: DialogModel = .shipped) -> Recognition {
         var out = recognition
         out.intents = []
         let zh = request.language == "zh"
@@ -30,7 +36,9 @@ enum WriteGuard {
             case .quoted:
                 refusal = zh ? "这段话像是引用或粘贴的内容，里面的指令我不会执行，什么都没改。" : "That looks like quoted or pasted text; I do not act on instructions inside it, and changed nothing."
             case .command:
-                if request.caller.surface != .human && found.confidence < minWriteConfidence {
+                if let objection = dialogModel.objection(to: found.clause) {
+                    refusal = learnedRefusal(objection.label, entry: entry, zh: zh) + how
+                } else if request.caller.surface != .human && found.confidence < minWriteConfidence {
                     refusal = zh ? "我不确定你要“\(entry.description)”（把握 \(Int(found.confidence * 100))%），所以没有执行。"
                                  : "I am not sure you asked me to \(lowerFirst(entry.description)) (confidence \(Int(found.confidence * 100)) %), so I did not."
                 } else if let id = identifierFilled(found) {
@@ -44,6 +52,17 @@ enum WriteGuard {
             }
         }
         return out
+    }
+
+    /// Why a write the rules allowed is held back because the dialog-act model objects.
+    static func learnedRefusal(_ label: DialogModel.Label, entry: IntentCatalog.Entry, zh: Bool) -> String {
+        switch label {
+        case .question: zh ? "这听起来是个问题，所以我没有执行“\(entry.description)”。" : "That reads as a question, so I did not \(lowerFirst(entry.description))."
+        case .negated: zh ? "听起来你是说不要，所以我什么都没改。" : "That sounds like you said not to, so I changed nothing."
+        case .quoted: zh ? "这段话像是引用或粘贴的内容，里面的指令我不会执行，什么都没改。" : "That looks like quoted or pasted text; I do not act on instructions inside it, and changed nothing."
+        case .outOfScope: zh ? "这听起来是我还不会做的事，所以我什么都没改。" : "That sounds like something I have not learned to do, so I changed nothing."
+        case .command: ""
+        }
     }
 
     /// The name of an identifier parameter the recognizer filled from the sentence, if any.

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Trains the dialog-act model (`make train-dialog`): multinomial logistic regression (softmax, plain
+SGD with a fixed shuffle seed, so runs are reproducible) over the set of character 1–3-grams of each
+clause in Data/dialog/corpus.jsonl. Python standard library only, nothing downloaded.
+
+Split: a clause is held out when the SHA-256 of its `group` (the template or hand-written sentence it
+came from) falls in the lowest 20 %, so held-out clauses share no template with training ones; held-out
+clauses are never trained on. Prints held-out accuracy per class and overall, then writes the pruned
+weights to Sources/SkillHostCore/Engine/Recognition/DialogModelWeights.swift (a generated string
+literal that `DialogModel` parses at first use)."""
+import hashlib, json, math, os, random, sys
+from collections import Counter, defaultdict
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+src = os.path.join(root, "Data/dialog/corpus.jsonl")
+dst = os.path.join(root, "Sources/SkillHostCore/Engine/Recognition/DialogModelWeights.swift")
+LABELS = ["command", "question", "negated", "quoted", "out_of_scope"]
+EPOCHS = 30
+RATE = 0.5         # step size of epoch e: RATE / (1 + 0.3 e), over sqrt(number of features)
+MIN_WEIGHT = 0.01  # features whose weights all stay below this are left out of the shipped table
+
+
+def features(text):
+    """Character 1–3-grams of the lowercased clause, whitespace collapsed, with ^ and $ marking its
+    ends. `DialogModel.features` in Swift must stay the same."""
+    t = "^" + " ".join(text.lower().split()) + "$"
+    return [t[i:i + n] for n in (1, 2, 3) for i in range(len(t) - n + 1)]
+
+
+def held_out(group):
+    return int(hashlib.sha256(group.encode("utf-8")).hexdigest()[:8], 16) % 100 < 20
+
+
+def train(rows):
+    """Weights per feature (one per class) and a bias per class."""
+    data = [(sorted(set(features(r["text"]))), LABELS.index(r["label"])) for r in rows]
+    weights, bias = {}, [0.0] * len(LABELS)
+    rnd = random.Random(1)
+    for epoch in range(EPOCHS):
+        rnd.shuffle(data)
+        eta = RATE / (1 + 0.3 * epoch)
+        for fs, y in data:
+            p = probabilities(fs, weights, bias)
+            step = eta / math.sqrt(len(fs))
+            for k in range(len(LABELS)):
+                g = p[k] - (k == y)
+                bias[k] -= eta * g
+                for f in fs:
+                    weights.setdefault(f, [0.0] * len(LABELS))[k] -= step * g
+    kept = {f: w for f, w in weights.items() if max(abs(x) for x in w) >= MIN_WEIGHT}
+    return kept, bias
+
+
+def probabilities(fs, weights, bias):
+    """Softmax of bias plus the weights of the clause's features (`DialogModel.probabilities`)."""
+    zero = [0.0] * len(LABELS)
+    s = [bias[k] + sum(weights.get(f, zero)[k] for f in fs) for k in range(len(LABELS))]
+    m = max(s)
+    e = [math.exp(x - m) for x in s]
+    return [x / sum(e) for x in e]
+
+
+def classify(text, weights, bias):
+    p = probabilities(set(features(text)), weights, bias)
+    return LABELS[p.index(max(p))]
+
+
+def main():
+    rows = [json.loads(line) for line in open(src, encoding="utf-8") if line.strip()]
+    for i, r in enumerate(rows, 1):
+        if r.get("label") not in LABELS or not r.get("text") or not r.get("group"):
+            sys.exit(f"{src}:{i}: expected label in {LABELS}, a text and a group; found {r}. Fix the line "
+                     "(or scripts/gen_dialog_corpus.py) and run again.")
+    train_rows = [r for r in rows if not held_out(r["group"])]
+    test_rows = [r for r in rows if held_out(r["group"])]
+    kept, bias = train(train_rows)
+    print(f"corpus {len(rows)} clauses: train {len(train_rows)}, held-out {len(test_rows)}; features kept {len(kept)}")
+    print(f"{'class':<14}{'held-out':>9}{'correct':>9}{'accuracy':>10}")
+    right_all = 0
+    for l in LABELS:
+        mine = [r for r in test_rows if r["label"] == l]
+        right = sum(classify(r["text"], kept, bias) == l for r in mine)
+        right_all += right
+        acc = f"{100 * right / len(mine):.1f} %" if mine else "-"
+        print(f"{l:<14}{len(mine):>9}{right:>9}{acc:>10}")
+    for lang in ("zh", "en"):
+        mine = [r for r in test_rows if r["lang"] == lang]
+        right = sum(classify(r["text"], kept, bias) == r["label"] for r in mine)
+        print(f"{'(' + lang + ')':<14}{len(mine):>9}{right:>9}{100 * right / len(mine):>8.1f} %")
+    print(f"{'overall':<14}{len(test_rows):>9}{right_all:>9}{100 * right_all / len(test_rows):>8.1f} %")
+    wrong = [(r["label"], classify(r["text"], kept, bias), r["text"]) for r in test_rows]
+    for want, got, text in wrong:
+        if want != got:
+            print(f"  miss: {want} → {got}: {text!r}")
+
+    lines = []
+    for f in sorted(kept):
+        lines.append(f + "\t" + " ".join(f"{w:.3f}" for w in kept[f]))
+    body = "\n".join(lines)
+    assert '"""#' not in body and "\n" not in "".join(kept)
+    out = f'''// Generated by scripts/train_dialog.py from Data/dialog/corpus.jsonl. Do not edit: change the corpus
+// or the script and run `make train-dialog`.
+
+/// Weights of the dialog-act model (`DialogModel`): logistic regression over character 1–3-grams,
+/// trained on {len(train_rows)} clauses ({len(test_rows)} held out), {len(kept)} features kept.
+enum DialogModelWeights {{
+    /// Class order of every weight row.
+    static let labels = [{", ".join(f'"{l}"' for l in LABELS)}]
+    /// Bias of each class.
+    static let bias: [Double] = [{", ".join(f"{b:.4f}" for b in bias)}]
+    /// One feature a line: the n-gram, a tab, then its weight for each class.
+    static let table = #"""
+{body}
+"""#
+}}
+'''
+    with open(dst, "w", encoding="utf-8") as fh:
+        fh.write(out)
+    print(f"wrote {os.path.relpath(dst, root)} ({os.path.getsize(dst) // 1024} KB)")
+
+
+if __name__ == "__main__":
+    main()
