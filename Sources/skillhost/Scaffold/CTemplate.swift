@@ -83,27 +83,47 @@ enum CTemplate {
         return 1;
     }
 
+    /* Walks the members of the top-level JSON object: each call finds the next member name (raw,
+     * escapes undecoded) at nesting depth 1, sets `name`/`len`, leaves the cursor on the member's value
+     * and returns 1; returns 0 at the end. */
+    typedef struct { const char *p; int depth; } json_cursor;
+
+    static int json_next_member(json_cursor *c, const char **name, size_t *len)
+    {
+        const char *p = c->p;
+        while (*p) {
+            if (*p == '{' || *p == '[') { c->depth++; p++; continue; }
+            if (*p == '}' || *p == ']') { c->depth--; p++; continue; }
+            if (*p != '"') { p++; continue; }
+            const char *s = ++p;
+            while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
+            if (!*p) break;
+            size_t n = (size_t)(p - s);
+            p++;
+            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+            if (c->depth != 1 || *p != ':') continue;  /* a string value, or a name deeper down */
+            p++;
+            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+            c->p = p;
+            *name = s;
+            *len = n;
+            return 1;
+        }
+        c->p = p;
+        return 0;
+    }
+
     /* Reads the string member `key` of the top-level JSON object `json` into `out` as UTF-8 (escapes
      * decoded). Returns 1 when found, 0 when absent, -1 when it is not a string or does not fit.
      * Enough for flat inputs; use a JSON library (cJSON, yyjson, …) for anything bigger. */
     static int json_string_member(const char *json, const char *key, char *out, size_t cap)
     {
-        const char *p = json;
-        size_t keylen = strlen(key);
-        int depth = 0;
-        while (*p) {
-            if (*p == '{' || *p == '[') { depth++; p++; continue; }
-            if (*p == '}' || *p == ']') { depth--; p++; continue; }
-            if (*p != '"') { p++; continue; }
-            const char *s = ++p;
-            while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
-            if (!*p) return 0;
-            size_t len = (size_t)(p - s);
-            p++;
-            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-            if (depth != 1 || *p != ':' || len != keylen || strncmp(s, key, keylen) != 0) continue;
-            p++;
-            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        json_cursor c = { json, 0 };
+        const char *name;
+        size_t len;
+        while (json_next_member(&c, &name, &len)) {
+            if (len != strlen(key) || strncmp(name, key, len) != 0) continue;
+            const char *p = c.p;
             if (*p != '"') return -1;
             p++;
             size_t n = 0;
@@ -144,25 +164,16 @@ enum CTemplate {
      * `allowed` (a NULL-terminated list). Returns 1 when there is one, 0 when every member is allowed. */
     static int json_unknown_member(const char *json, const char *const *allowed, char *out, size_t cap)
     {
-        const char *p = json;
-        int depth = 0;
-        while (*p) {
-            if (*p == '{' || *p == '[') { depth++; p++; continue; }
-            if (*p == '}' || *p == ']') { depth--; p++; continue; }
-            if (*p != '"') { p++; continue; }
-            const char *s = ++p;
-            while (*p && *p != '"') p += (*p == '\\' && p[1]) ? 2 : 1;
-            if (!*p) return 0;
-            size_t len = (size_t)(p - s);
-            p++;
-            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-            if (depth != 1 || *p != ':') continue;
+        json_cursor c = { json, 0 };
+        const char *name;
+        size_t len;
+        while (json_next_member(&c, &name, &len)) {
             int known = 0;
             for (const char *const *a = allowed; *a; a++)
-                if (strlen(*a) == len && strncmp(s, *a, len) == 0) known = 1;
+                if (strlen(*a) == len && strncmp(name, *a, len) == 0) known = 1;
             if (!known) {
                 size_t n = len < cap - 1 ? len : cap - 1;
-                memcpy(out, s, n);
+                memcpy(out, name, n);
                 out[n] = '\0';
                 return 1;
             }
