@@ -203,10 +203,12 @@ enum Report {
 
     static func invokeGoals(_ results: [InvokeBench.Result]) -> [Goal] {
         let fdn = results.first { $0.name == "direct, Foundation" }?.samples.median ?? .nan
-        return results.filter { $0.name.hasPrefix("invoke") }.map { r in
+        // The goals are about the default path (audit on); the "no audit" rows only show what the line costs.
+        return results.filter { $0.name.hasPrefix("invoke") && !$0.name.hasSuffix("no audit") }.map { r in
             let p50 = r.samples.median
-            return Goal(text: "in-process \(r.name) p50 ≤ 10 µs",
-                        met: r.failures == 0 && p50 <= 10,
+            let limit: Double = r.name == "invoke fixture.echo" ? 5 : 10  // issue 10: C ≤ 5 µs, Swift ≤ 10 µs
+            return Goal(text: "in-process \(r.name) p50 ≤ \(Int(limit)) µs",
+                        met: r.failures == 0 && p50 <= limit,
                         numbers: "p50 \(fmt(p50)) µs, p99 \(fmt(r.samples.percentile(99))) µs; direct (Foundation) p50 \(fmt(fdn)) µs; ratio \(ratio(p50 / fdn))"
                             + (r.failures == 0 ? "" : "; \(r.failures) calls FAILED"))
         }

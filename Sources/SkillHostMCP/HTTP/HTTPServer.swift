@@ -40,7 +40,6 @@ public final class HTTPServer: Sendable {
     public let boundPort: Int
     let limits: Limits
     private let open = Atomic<Int>(0)
-    private let stopping = Atomic<Bool>(false)
 
     /// Binds `host` (a name or numeric address; IPv6 without brackets) and `port` (0: a free one).
     public init(host: String, port: Int, limits: Limits = Limits()) throws(HTTPServerError) {
@@ -85,8 +84,8 @@ public final class HTTPServer: Sendable {
         boundPort = Int(String(decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) ?? port
     }
 
-    /// Accepts connections on the calling thread until `stop`, each served on a thread of its own by
-    /// `handler`.
+    /// Accepts connections on the calling thread until SIGINT or SIGTERM (`stopOnSignals`), each served
+    /// on a thread of its own by `handler`.
     func serve(_ handler: @escaping @Sendable (HTTPRequest, HTTPConnection) -> Handled) {
         while !stopped {
             let fd = accept(listener, nil, nil)
@@ -116,12 +115,6 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Makes `serve` return (safe from any thread).
-    public func stop() {
-        stopping.store(true, ordering: .relaxed)
-        shutdown(listener, Int32(SHUT_RDWR))
-    }
-
     /// Makes SIGINT and SIGTERM stop `serve`, whichever thread of the process they land on. The handler
     /// does only what is async-signal-safe: an atomic store and shutdown(2) of the listener, which ends
     /// a blocked accept(2). (A Dispatch signal source is not enough on Linux: a signal delivered to a
@@ -137,7 +130,7 @@ public final class HTTPServer: Sendable {
         for sig in [SIGINT, SIGTERM] { sigaction(sig, &action, nil) }
     }
 
-    private var stopped: Bool { stopping.load(ordering: .relaxed) || signalStopped.load(ordering: .relaxed) }
+    private var stopped: Bool { signalStopped.load(ordering: .relaxed) }
 
     // MARK: - One connection
 

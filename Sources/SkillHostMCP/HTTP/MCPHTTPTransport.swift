@@ -59,7 +59,6 @@ public final class MCPHTTPTransport: Sendable {
         _ = server.calls.wait(timeout: .now() + .seconds(2))
     }
 
-    public func stop() { http.stop() }
 
     // MARK: - Routing
 
