@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "EchoSkill", dependencies: ["SkillKit"], path: "Plugins/EchoSkill/Sources"),
 
         // `make bench`: scan/registration and invoke latency next to baselines measured in the same run.
-        .executableTarget(name: "skillhost-bench", dependencies: ["SkillHostCore"], path: "Benchmarks"),
+        .executableTarget(name: "skillhost-bench", dependencies: ["SkillHostCore"], path: "Benchmarks",
+                          exclude: ["mcp_floor_server.c"]),
 
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore"]),
         .testTarget(name: "SkillWireTests", dependencies: ["SkillWire"]),

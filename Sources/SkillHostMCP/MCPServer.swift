@@ -166,16 +166,21 @@ public final class MCPServer: Sendable {
         // A tool not listed but served (policy keeps it from agents) still goes to the core, which
         // denies it with the rule; a name nobody serves is a protocol error.
         // The intent's own name is accepted too (older clients, scripts that know intents).
-        let address = catalog.tool(named: name)?.address ?? ToolCatalog.address(ofTool: name) ?? name
-        guard !host.registry.bindings(for: address).isEmpty else {
-            return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
+        let address: String
+        if let tool = catalog.tool(calledAs: name) {
+            address = tool.address
+        } else {
+            address = ToolCatalog.address(ofTool: name) ?? name
+            guard !host.registry.bindings(for: address).isEmpty else {
+                return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
+            }
         }
         let arguments = params["arguments"] ?? .object(JSONObject())
         guard case .object(let argumentObject) = arguments else {
             return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
         }
         let token = params["_meta"]?["progressToken"]
-        inFlight(id, session, reply) { [self] caller, cancellation in
+        inFlight(id, session, reply, startsOnThisThread: true) { [self] caller, cancellation in
             var request = InvokeRequest(intent: address, arguments: argumentObject, caller: caller, cancellation: cancellation)
             request.session = session.auditName
             if let token, JSONRPC.validID(token) {
@@ -207,7 +212,7 @@ public final class MCPServer: Sendable {
             }
         }
         let report = progress
-        inFlight(id, session, reply) { [self] caller, cancellation in
+        inFlight(id, session, reply, startsOnThisThread: false) { [self] caller, cancellation in
             (await AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation), nil)
         }
     }
@@ -215,7 +220,14 @@ public final class MCPServer: Sendable {
     /// Runs request `id` as a task, an agent call that `notifications/cancelled` can cancel meanwhile:
     /// `work` gets the caller and the cancellation, and returns the result to send and what to do just before
     /// it is sent (log what the call did). A cancelled request gets no response (the client has stopped waiting for it).
-    private func inFlight(_ id: JSON, _ session: MCPSession, _ reply: MCPReply,
+    ///
+    /// `startsOnThisThread`: the task starts on the calling (transport) thread and runs there until it
+    /// first suspends (`Task.immediate`), so a call that completes at once (an in-process skill) is
+    /// answered with no thread hand-off, and one that waits (a worker, a slow skill) leaves the thread
+    /// as soon as it waits. Only for work that never blocks before it suspends: an intent call (the
+    /// ABI's invoke returns promptly; a worker is awaited). The engine (`skillhost_ask`) computes before
+    /// it waits, so it starts on the pool instead.
+    private func inFlight(_ id: JSON, _ session: MCPSession, _ reply: MCPReply, startsOnThisThread: Bool,
                           _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: JSON, then: (@Sendable () -> Void)?)) {
         let cancellation = Cancellation()
         let key = id.serialized
@@ -224,7 +236,7 @@ public final class MCPServer: Sendable {
             return .agent(host: s.clientName)
         }
         calls.enter()
-        Task { [self] in
+        let run: @Sendable () async -> Void = { [self] in
             defer { calls.leave() }
             let (result, then) = await work(caller, cancellation)
             session.state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
@@ -234,6 +246,7 @@ public final class MCPServer: Sendable {
             then?()
             reply.finish(JSONRPC.result(id, result))
         }
+        if startsOnThisThread { Task.immediate(operation: run) } else { Task(operation: run) }
     }
 
     /// A call's outcome as a `CallToolResult`: the result as `structuredContent` and as JSON text, or

@@ -22,7 +22,10 @@ struct ToolCatalog: Sendable {
     let tools: [Tool]
     /// Intents not offered, with why (a name over 64 characters).
     let refused: [(address: String, reason: String)]
+    /// Tool index by tool name and by intent address (both unique), built once per registry: a
+    /// `tools/call` resolves its name with one lookup.
     private let byName: [String: Int]
+    private let byAddress: [String: Int]
 
     init(registry: SkillRegistry, policy: Policy) {
         var tools: [Tool] = []
@@ -42,9 +45,14 @@ struct ToolCatalog: Sendable {
         self.tools = tools
         self.refused = refused
         byName = Dictionary(tools.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        byAddress = Dictionary(tools.enumerated().map { ($1.address, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     func tool(named name: String) -> Tool? { byName[name].map { tools[$0] } }
+
+    /// The tool a `tools/call` names: by its tool name or by its intent's own address (older clients,
+    /// scripts that know intents). Nil for an intent not on offer.
+    func tool(calledAs name: String) -> Tool? { (byName[name] ?? byAddress[name]).map { tools[$0] } }
 
     /// The tool name of an intent address (see the rule above).
     static func toolName(_ address: String) -> String {
