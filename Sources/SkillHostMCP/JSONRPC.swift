@@ -74,6 +74,16 @@ enum JSONRPC {
     }
 }
 
+extension JSON {
+    /// The compact JSON text as UTF-8 bytes, what a transport writes (no String in between).
+    var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(to: &out)
+        return out
+    }
+}
+
 /// An error a handler answers with instead of a result.
 struct RPCError: Error {
     let code: Int

@@ -63,13 +63,13 @@ final class HTTPConnection: Sendable {
     }
 
     /// Starts a `text/event-stream` response (chunked, so the connection can serve another request
-    /// after it ends).
+    /// after it ends). Its head goes out with the stream's first write, or at `SSEStream.flushHead`
+    /// (so a call answered at once is one write: head, event and end).
     func startStream(_ headers: [(String, String)]) -> SSEStream {
         var head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\nTransfer-Encoding: chunked\r\n"
         for (n, v) in headers { head += "\(n): \(v)\r\n" }
         if !keepAlive { head += "Connection: close\r\n" }
-        write(Array((head + "\r\n").utf8))
-        return SSEStream(connection: self)
+        return SSEStream(connection: self, head: Array((head + "\r\n").utf8))
     }
 
     /// Tells the reader thread that the streamed response is over.

@@ -154,8 +154,10 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Waits until `stream` ends (true) or the client goes away (false; the stream hears of it).
+    /// Waits until `stream` ends (true) or the client goes away (false; the stream hears of it). A
+    /// stream still open gets its response head now.
     private func waitForEnd(of stream: SSEStream, _ connection: HTTPConnection, pipelined: Bool) -> Bool {
+        stream.flushHead()
         var watchSocket = !pipelined
         while true {
             var fds = [pollfd(fd: connection.streamEnded, events: Int16(POLLIN), revents: 0),

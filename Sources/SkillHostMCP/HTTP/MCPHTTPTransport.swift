@@ -90,7 +90,7 @@ public final class MCPHTTPTransport: Sendable {
     /// An HTTP error whose body is a JSON-RPC error without an id, as the MCP SDKs send them.
     private func fail(_ c: HTTPConnection, _ status: Int, _ message: String, _ headers: [(String, String)] = [],
                       code: Int = JSONRPC.invalidRequest) -> HTTPServer.Handled {
-        c.respond(status, [("Content-Type", "application/json")] + headers, body: Array(JSONRPC.error(.null, code, message).serialized.utf8))
+        c.respond(status, [("Content-Type", "application/json")] + headers, body: JSONRPC.error(.null, code, message).bytes)
         return .responded
     }
 
@@ -107,7 +107,7 @@ public final class MCPHTTPTransport: Sendable {
         }
         let incoming = JSONRPC.classify(r.body)
         if case .invalid(let id, let code, let message) = incoming {
-            c.respond(400, [("Content-Type", "application/json")], body: Array(JSONRPC.error(id, code, message).serialized.utf8))
+            c.respond(400, [("Content-Type", "application/json")], body: JSONRPC.error(id, code, message).bytes)
             return .responded
         }
         let session: MCPSession
@@ -138,7 +138,7 @@ public final class MCPHTTPTransport: Sendable {
         let answer = Mutex<JSON?>(nil)
         server.receive(incoming, session: session, reply: MCPReply(notify: { _ in }, finish: { m in answer.withLock { $0 = m } }))
         let body = answer.withLock { $0 } ?? JSONRPC.error(id, -32603, "Internal error: no response")
-        c.respond(200, [("Content-Type", "application/json")] + sessionHeader, body: Array(body.serialized.utf8))
+        c.respond(200, [("Content-Type", "application/json")] + sessionHeader, body: body.bytes)
         return .responded
     }
 

@@ -2,18 +2,31 @@ import SkillHostCore
 import Synchronization
 
 /// A `text/event-stream` response in progress (Server-Sent Events, one JSON-RPC message per `message`
-/// event), written as HTTP chunks from any thread. The last event goes out with the end in one write
-/// (a separate small write for the final chunk cost the client milliseconds per call). `end` closes it; after that (or once the client is gone) sends are dropped. `peerClosed` runs once if the client goes away before the end (the reader
-/// thread sees the connection close): a POST's stream then cancels its call.
+/// event), written as HTTP chunks from any thread. The response head waits for the first write (or
+/// `flushHead`), and the last event goes out with the end in one write: a call answered at once is
+/// one write of head, event and end (each separate small write cost the client a wake-up, or
+/// milliseconds). `end` closes it; after that (or once the client is gone) sends are dropped.
+/// `peerClosed` runs once if the client goes away before the end (the reader thread sees the
+/// connection close): a POST's stream then cancels its call.
 final class SSEStream: Sendable {
     let connection: HTTPConnection
     private struct State {
         var ended = false
         var peerClosed: (@Sendable () -> Void)?
+        /// The response head, until it is written.
+        var head: [UInt8]
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(connection: HTTPConnection) { self.connection = connection }
+    /// A stream whose response `head` has not been written yet.
+    init(connection: HTTPConnection, head: [UInt8]) {
+        self.connection = connection
+        state = Mutex(State(head: head))
+    }
+
+    /// Writes the response head now if nothing has been written yet (a stream that stays open: the
+    /// client learns at once that its request was accepted).
+    func flushHead() { write([]) }
 
     /// Sets what to do if the client goes away before the end.
     func onPeerClosed(_ action: @escaping @Sendable () -> Void) { state.withLock { $0.peerClosed = action } }
@@ -30,7 +43,10 @@ final class SSEStream: Sendable {
         let first = state.withLock { s -> Bool in
             guard !s.ended else { return false }
             s.ended = true
-            connection.write((last.map { Self.chunk(Self.event($0)) } ?? []) + Array("0\r\n\r\n".utf8))
+            var bytes = s.head
+            s.head = []
+            if let last { bytes += Self.chunk(Self.event(last)) }
+            connection.write(bytes + Array("0\r\n\r\n".utf8))
             return true
         }
         if first { connection.signalStreamEnded() }
@@ -49,11 +65,14 @@ final class SSEStream: Sendable {
         action?()
     }
 
-    /// Writes `bytes` under the stream's lock, so nothing follows the end.
+    /// Writes `bytes`, after the head if it is still pending, under the stream's lock, so nothing
+    /// follows the end.
     private func write(_ bytes: [UInt8]) {
         state.withLock { s in
-            guard !s.ended else { return }
-            connection.write(bytes)
+            guard !s.ended, !(bytes.isEmpty && s.head.isEmpty) else { return }
+            let head = s.head
+            s.head = []
+            connection.write(head.isEmpty ? bytes : head + bytes)
         }
     }
 

@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+
+/// `skillhost mcp` with trusted (in-process) skills, where a `tools/call` runs on the thread that read
+/// its line until it first waits (so a call that completes at once is answered with no thread
+/// hand-off): slow calls still never hold up the reader, progress goes out before the response,
+/// cancellation still ends a call, and a tool is found by its tool name or its intent's address.
+final class McpInProcessTests: McpTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try addSkill("delay_queue.so")
+        try writeConfig(#"{"trusted": ["test.fixture.echo", "test.fixture.slow", "test.fixture.progress", "test.fixture.delay", "test.fixture.destructive"]}"#)
+    }
+
+    func testAQuickCallAnswersWhileSixtyFourSlowInProcessCallsAreInFlight() throws {
+        try start()
+        for i in 0..<64 {
+            try server.send(["jsonrpc": "2.0", "id": 5000 + i, "method": "tools/call",
+                             "params": ["name": "fixture-delay", "arguments": ["ms": 3000]]])
+        }
+        usleep(200_000)
+        let sent = Date()
+        try server.send(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "fixture-echo", "arguments": ["text": "quick"]]])
+        let quick = try XCTUnwrap(try server.response(1, timeout: 2.5)["result"] as? [String: Any])
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 2.5, "the quick call waits for no slow one")
+        XCTAssertEqual((quick["structuredContent"] as? [String: Any])?["text"] as? String, "quick", "\(quick)")
+        XCTAssertEqual(server.messages().filter { (($0["id"] as? Int) ?? 0) >= 5000 }.count, 0, "answered before any of the 3 s calls")
+        for i in 0..<64 {
+            let r = try XCTUnwrap(try server.response(5000 + i, timeout: 20)["result"] as? [String: Any])
+            XCTAssertEqual((r["structuredContent"] as? [String: Int])?["sleptMs"], 3000, "\(r)")
+        }
+    }
+
+    func testProgressGoesOutBeforeTheResponseOfACallAnsweredAtOnce() throws {
+        try start()
+        try server.send(["jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                         "params": ["name": "fixture-progress", "arguments": [:], "_meta": ["progressToken": "p"]]])
+        _ = try server.response(7)
+        let relevant = server.messages().filter { ($0["id"] as? Int) == 7 || $0["method"] as? String == "notifications/progress" }
+        XCTAssertEqual(relevant.map { ($0["params"] as? [String: Any])?["progress"] as? Int }, [1, 2, 3, nil],
+                       "three progress notifications, then the response: \(relevant)")
+        XCTAssertEqual((relevant.last?["result"] as? [String: Any])?["isError"] as? Bool, false)
+    }
+
+    func testACancelledInProcessCallGetsNoResponseAndTheReaderGoesOn() throws {
+        try start()
+        try server.send(["jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": ["name": "fixture-slow", "arguments": ["ms": 20000]]])
+        usleep(200_000)
+        try server.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": "slow", "reason": "test"]])
+        let audit = home + "/.local/state/skillhost/audit.jsonl"
+        let end = Date().addingTimeInterval(5)
+        var text = ""
+        while Date() < end {
+            text = (try? String(contentsOfFile: audit, encoding: .utf8)) ?? ""
+            if text.contains("\"outcome\":\"cancelled\"") { break }
+            usleep(20_000)
+        }
+        XCTAssertTrue(text.contains("\"outcome\":\"cancelled\""), "the call ends as cancelled, long before its 20 s: \(text)")
+        let r = try call("fixture-echo", ["text": "after"])
+        XCTAssertEqual((r["structuredContent"] as? [String: Any])?["text"] as? String, "after")
+        XCTAssertNil(server.messages().first { ($0["id"] as? String) == "slow" }, "no response for a cancelled request")
+    }
+
+    /// The catalog resolves a name once per call, by tool name or intent address; an intent served but
+    /// not offered (destructive) still reaches the core, which denies it; a name nobody serves is a
+    /// protocol error.
+    func testToolsAreFoundByToolNameOrIntentAddress() throws {
+        try start()
+        for name in ["fixture-echo", "fixture.echo"] {
+            let r = try call(name, ["text": name])
+            XCTAssertEqual((r["structuredContent"] as? [String: Any])?["text"] as? String, name, "\(name): \(r)")
+        }
+        for name in ["fixture-wipe", "fixture.wipe"] {
+            let r = try call(name, ["target": "x"])
+            XCTAssertEqual(r["isError"] as? Bool, true, "\(name): \(r)")
+            let meta = (r["_meta"] as? [String: Any])?["dev.skillhost/error"] as? [String: Any]
+            XCTAssertEqual(meta?["kind"] as? String, "denied", "\(name): the policy's answer, not a protocol error: \(r)")
+        }
+        for (id, name) in [(61, "fixture-nothing"), (62, "fixture.nothing"), (63, "fixture-echo--v2")] {
+            try server.send(["jsonrpc": "2.0", "id": id, "method": "tools/call", "params": ["name": name, "arguments": [:]]])
+            XCTAssertEqual(error(try server.response(id))?.code, -32602, name)
+        }
+    }
+}
