@@ -11,7 +11,9 @@ extension MCPServer {
         let session = MCPSession(channel: send)
         let reply = MCPReply(notify: send, finish: { if let m = $0 { transport.send(m) } })
         attach(session)
-        transport.readLines({ receive(JSONRPC.classify($0), session: session, reply: reply) }, tooLong: {
+        // A call starts on this thread unless more requests are already waiting behind it (a client
+        // with several in flight): those overlap on the pool instead of queueing behind each other.
+        transport.readLines({ receive(JSONRPC.classify($0), session: session, reply: reply, startsHere: !$1) }, tooLong: {
             transport.send(JSONRPC.error(.null, JSONRPC.invalidRequest, "Invalid Request: message longer than \(transport.maxLine) bytes"))
         })
         if calls.wait(timeout: .now() + .seconds(1)) == .timedOut {

@@ -53,15 +53,17 @@ public final class MCPServer: Sendable {
 
     /// Handles one message of `session`'s client: a request's response (and the notifications tied to
     /// it) go to `reply`; a notification gets nothing back. A `tools/call` runs as a task and answers
-    /// when it ends; everything else answers before this returns.
-    func receive(_ incoming: JSONRPC.Incoming, session: MCPSession, reply: MCPReply) {
+    /// when it ends; everything else answers before this returns. `startsHere`: a call of an intent
+    /// starts on the calling thread (see `inFlight`); false when the transport has more requests
+    /// waiting, which then need not wait for this one to suspend.
+    func receive(_ incoming: JSONRPC.Incoming, session: MCPSession, reply: MCPReply, startsHere: Bool = true) {
         session.state.withLock { $0.lastSeen = MCPSession.monotonicSeconds() }
         switch incoming {
         case .ignored: return
         case .invalid(let id, let code, let message): reply.finish(JSONRPC.error(id, code, message))
         case .notification(let method, let params): notification(method, params, session)
         case .request(let id, let method, let params):
-            if method == "tools/call" { return call(id, params, session, reply) }
+            if method == "tools/call" { return call(id, params, session, reply, startsHere: startsHere) }
             do {
                 reply.finish(JSONRPC.result(id, try request(method, params, session)))
             } catch {
@@ -158,7 +160,7 @@ public final class MCPServer: Sendable {
         return .object(o)
     }
 
-    private func call(_ id: JSON, _ params: JSONObject, _ session: MCPSession, _ reply: MCPReply) {
+    private func call(_ id: JSON, _ params: JSONObject, _ session: MCPSession, _ reply: MCPReply, startsHere: Bool) {
         guard let name = params["name"]?.stringValue else {
             return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: tools/call needs \"name\""))
         }
@@ -180,7 +182,7 @@ public final class MCPServer: Sendable {
             return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
         }
         let token = params["_meta"]?["progressToken"]
-        inFlight(id, session, reply, startsOnThisThread: true) { [self] caller, cancellation in
+        inFlight(id, session, reply, startsOnThisThread: startsHere) { [self] caller, cancellation in
             var request = InvokeRequest(intent: address, arguments: argumentObject, caller: caller, cancellation: cancellation)
             request.session = session.auditName
             if let token, JSONRPC.validID(token) {
@@ -225,8 +227,9 @@ public final class MCPServer: Sendable {
     /// first suspends (`Task.immediate`), so a call that completes at once (an in-process skill) is
     /// answered with no thread hand-off, and one that waits (a worker, a slow skill) leaves the thread
     /// as soon as it waits. Only for work that never blocks before it suspends: an intent call (the
-    /// ABI's invoke returns promptly; a worker is awaited). The engine (`skillhost_ask`) computes before
-    /// it waits, so it starts on the pool instead.
+    /// ABI's invoke returns promptly; a worker is awaited), and only when no other request is already
+    /// waiting behind it (see `receive`). The engine (`skillhost_ask`) computes before it waits, so it
+    /// always starts on the pool.
     private func inFlight(_ id: JSON, _ session: MCPSession, _ reply: MCPReply, startsOnThisThread: Bool,
                           _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: JSON, then: (@Sendable () -> Void)?)) {
         let cancellation = Cancellation()

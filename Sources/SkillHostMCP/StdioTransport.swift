@@ -23,8 +23,9 @@ final class StdioTransport: Sendable {
     }
 
     /// Reads lines from fd 0 until end of file, calling `line` for each (without its newline, CR
-    /// stripped) or `tooLong` for one over `maxLine`, then returns. Blocks the calling thread.
-    func readLines(_ line: ([UInt8]) -> Void, tooLong: () -> Void) {
+    /// stripped; `more`: another whole line has already been read after it) or `tooLong` for one over
+    /// `maxLine`, then returns. Blocks the calling thread.
+    func readLines(_ line: (_ bytes: [UInt8], _ more: Bool) -> Void, tooLong: () -> Void) {
         var buffer: [UInt8] = []
         var skipping = false
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -34,13 +35,15 @@ final class StdioTransport: Sendable {
             if n <= 0 { break }
             var start = 0
             chunk.withUnsafeBufferPointer { c in
+                var last = n - 1
+                while last >= 0 && c[last] != 0x0a { last -= 1 }
                 for i in 0..<n where c[i] == 0x0a {
                     if skipping {
                         skipping = false
                     } else {
                         buffer.append(contentsOf: c[start..<i])
                         if buffer.last == 0x0d { buffer.removeLast() }
-                        if !buffer.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { line(buffer) }
+                        if !buffer.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { line(buffer, i < last) }
                     }
                     buffer.removeAll(keepingCapacity: buffer.count < 1 << 20)
                     start = i + 1
@@ -53,6 +56,6 @@ final class StdioTransport: Sendable {
                 tooLong()
             }
         }
-        if !skipping && !buffer.isEmpty { line(buffer) }
+        if !skipping && !buffer.isEmpty { line(buffer, false) }
     }
 }

@@ -63,7 +63,7 @@ final class HTTPConnection: Sendable {
     }
 
     /// Starts a `text/event-stream` response (chunked, so the connection can serve another request
-    /// after it ends). Its head goes out with the stream's first write, or at `SSEStream.flushHead`
+    /// after it ends). Its head goes out with the stream's first write, or at `SSEStream.readerWaits`
     /// (so a call answered at once is one write: head, event and end).
     func startStream(_ headers: [(String, String)]) -> SSEStream {
         var head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\nTransfer-Encoding: chunked\r\n"

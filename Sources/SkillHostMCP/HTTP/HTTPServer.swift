@@ -154,10 +154,10 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Waits until `stream` ends (true) or the client goes away (false; the stream hears of it). A
-    /// stream still open gets its response head now.
+    /// Waits until `stream` ends (true) or the client goes away (false; the stream hears of it); a
+    /// stream that ended while the handler ran (a call answered at once) needs no wait.
     private func waitForEnd(of stream: SSEStream, _ connection: HTTPConnection, pipelined: Bool) -> Bool {
-        stream.flushHead()
+        guard stream.readerWaits() else { return true }
         var watchSocket = !pipelined
         while true {
             var fds = [pollfd(fd: connection.streamEnded, events: Int16(POLLIN), revents: 0),

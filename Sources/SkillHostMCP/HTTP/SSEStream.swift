@@ -3,9 +3,10 @@ import Synchronization
 
 /// A `text/event-stream` response in progress (Server-Sent Events, one JSON-RPC message per `message`
 /// event), written as HTTP chunks from any thread. The response head waits for the first write (or
-/// `flushHead`), and the last event goes out with the end in one write: a call answered at once is
+/// `readerWaits`), and the last event goes out with the end in one write: a call answered at once is
 /// one write of head, event and end (each separate small write cost the client a wake-up, or
-/// milliseconds). `end` closes it; after that (or once the client is gone) sends are dropped.
+/// milliseconds), and the reader thread, which learns of the end without waiting, is not signalled.
+/// `end` closes it; after that (or once the client is gone) sends are dropped.
 /// `peerClosed` runs once if the client goes away before the end (the reader thread sees the
 /// connection close): a POST's stream then cancels its call.
 final class SSEStream: Sendable {
@@ -15,6 +16,8 @@ final class SSEStream: Sendable {
         var peerClosed: (@Sendable () -> Void)?
         /// The response head, until it is written.
         var head: [UInt8]
+        /// The reader thread waits for the end (`readerWaits`), so `end` must signal it.
+        var readerWaiting = false
     }
     private let state: Mutex<State>
 
@@ -24,9 +27,21 @@ final class SSEStream: Sendable {
         state = Mutex(State(head: head))
     }
 
-    /// Writes the response head now if nothing has been written yet (a stream that stays open: the
-    /// client learns at once that its request was accepted).
-    func flushHead() { write([]) }
+    /// Called by the connection's reader thread before it waits for the end: false when the stream
+    /// has already ended (nothing to wait for); else writes the response head if nothing has been
+    /// written yet (the client learns at once that its request was accepted) and makes `end` signal
+    /// the reader (`HTTPConnection.signalStreamEnded`).
+    func readerWaits() -> Bool {
+        state.withLock { s in
+            guard !s.ended else { return false }
+            if !s.head.isEmpty {
+                connection.write(s.head)
+                s.head = []
+            }
+            s.readerWaiting = true
+            return true
+        }
+    }
 
     /// Sets what to do if the client goes away before the end.
     func onPeerClosed(_ action: @escaping @Sendable () -> Void) { state.withLock { $0.peerClosed = action } }
@@ -38,21 +53,20 @@ final class SSEStream: Sendable {
     /// A comment line (ignored by clients; keeps proxies from timing out an idle stream).
     func comment(_ text: String) { write(Self.chunk(Array(": \(text)\n\n".utf8))) }
 
-    /// Ends the stream, after `last` when given (one write), and tells the reader thread; later calls do nothing.
+    /// Ends the stream, after `last` when given (one write), and tells the reader thread if it waits;
+    /// later calls do nothing.
     func end(after last: JSON? = nil) {
-        let first = state.withLock { s -> Bool in
+        let signal = state.withLock { s -> Bool in
             guard !s.ended else { return false }
             s.ended = true
             var bytes = s.head
             s.head = []
             if let last { bytes += Self.chunk(Self.event(last)) }
             connection.write(bytes + Array("0\r\n\r\n".utf8))
-            return true
+            return s.readerWaiting
         }
-        if first { connection.signalStreamEnded() }
+        if signal { connection.signalStreamEnded() }
     }
-
-    var ended: Bool { state.withLock { $0.ended } }
 
     /// The client went away: runs the `onPeerClosed` action once, unless the stream had ended.
     func peerWentAway() {
@@ -69,7 +83,7 @@ final class SSEStream: Sendable {
     /// follows the end.
     private func write(_ bytes: [UInt8]) {
         state.withLock { s in
-            guard !s.ended, !(bytes.isEmpty && s.head.isEmpty) else { return }
+            guard !s.ended else { return }
             let head = s.head
             s.head = []
             connection.write(head.isEmpty ? bytes : head + bytes)
