@@ -49,18 +49,8 @@ final class McpHttpServerProcess: @unchecked Sendable {
     /// Sends `raw` on a new connection and reads the whole answer (the server closes after it, since
     /// requests here say `Connection: close` or are refused).
     func exchange(_ raw: [UInt8]) throws -> HTTPAnswer {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket failed") }
+        let fd = try send(raw)
         defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard rc == 0 else { throw HarnessError("connect to port \(port) failed") }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = raw.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var out: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -69,6 +59,26 @@ final class McpHttpServerProcess: @unchecked Sendable {
             out += buf[..<n]
         }
         return try HTTPAnswer(out)
+    }
+
+    /// Sends `raw` on a new connection (reads time out after 20 s) and returns the socket, for the
+    /// caller to read and close.
+    func send(_ raw: [UInt8]) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket failed") }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard rc == 0 else {
+            close(fd)
+            throw HarnessError("connect to port \(port) failed")
+        }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = raw.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return fd
     }
 
     func request(_ method: String, path: String = "/mcp", headers: [String: String] = [:], body: String = "") throws -> HTTPAnswer {
@@ -225,6 +235,45 @@ final class McpHttpTests: EndToEndTestCase {
         XCTAssertTrue(r.body.contains(#""structuredContent":{"text":"b"}"#), r.body)
         let audit = try String(contentsOfFile: home + "/.local/state/skillhost/audit.jsonl", encoding: .utf8)
         XCTAssertTrue(audit.contains(#""agentHost":"raw-test""#), audit)
+    }
+
+    /// A call that waits (a slow skill in its worker) has its event stream's head sent as soon as the
+    /// server waits for it, long before the result; a call answered at once (a trusted skill, run on
+    /// the connection's thread) is one write: head, event and end arrive together.
+    func testAWaitingCallsStreamHeadComesAtOnceAndAQuickCallComesWhole() throws {
+        try addSkill("slow.so")
+        try writeConfig(#"{"trusted": ["test.fixture.echo"]}"#)
+        let s = try start()
+        let sid = try XCTUnwrap(try s.request("POST", headers: json, body: initialize).headers["mcp-session-id"])
+        func post(_ body: String) throws -> Int32 {
+            var head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nMcp-Session-Id: \(sid)\r\n"
+            for (k, v) in json { head += "\(k): \(v)\r\n" }
+            return try s.send(Array((head + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8))
+        }
+        func firstRead(_ fd: Int32) -> String {
+            var buf = [UInt8](repeating: 0, count: 65536)
+            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            return n > 0 ? String(decoding: buf[..<n], as: UTF8.self) : ""
+        }
+        let slow = try post(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"fixture-slow","arguments":{"ms":1500}}}"#)
+        defer { close(slow) }
+        let sent = Date()
+        let head = firstRead(slow)
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 1.0, "the head comes before the 1.5 s result: \(head)")
+        XCTAssertTrue(head.hasPrefix("HTTP/1.1 200 OK\r\n") && head.contains("text/event-stream"), head)
+        XCTAssertFalse(head.contains("sleptMs"), "the result is not there yet: \(head)")
+        var rest = ""
+        while !rest.contains("0\r\n\r\n") {
+            let more = firstRead(slow)
+            if more.isEmpty { break }
+            rest += more
+        }
+        XCTAssertTrue(rest.contains(#""sleptMs":1500"#), rest)
+        let quick = try post(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"fixture-echo","arguments":{"text":"whole"}}}"#)
+        defer { close(quick) }
+        let whole = firstRead(quick)
+        XCTAssertTrue(whole.hasPrefix("HTTP/1.1 200 OK\r\n") && whole.contains(#""structuredContent":{"text":"whole"}"#) && whole.hasSuffix("0\r\n\r\n"),
+                      "head, event and end in one read: \(whole)")
     }
 
     func testTokenFileReadableByOthersIsRefusedWithChmod600() throws {
