@@ -4,7 +4,8 @@ import SkillHostCore
 /// The stdio transport's loop: one session, every message to and from it one line (`StdioTransport`).
 extension MCPServer {
     /// Serves one client on stdin/stdout until standard input ends; then gives the calls still running
-    /// a second to answer, cancels the rest, and returns 0.
+    /// a second to answer, cancels the rest, gives the answers not yet written (a client slow to read)
+    /// up to 5 s to go out, and returns 0.
     public func run() -> Int32 {
         let transport = StdioTransport(maxLine: maxLine)
         let send: @Sendable (JSON) -> Void = { transport.send($0) }
@@ -20,6 +21,7 @@ extension MCPServer {
             session.cancelAll()
             _ = calls.wait(timeout: .now() + .seconds(2))
         }
+        transport.flush(within: 5)
         return 0
     }
 }

@@ -1,31 +1,109 @@
 import Glibc
 import SkillHostCore
+import SkillWire
 import Synchronization
 
 /// MCP's stdio transport: newline-delimited messages read from fd 0 by blocking reads on a thread of
 /// its own (no polling, no sleeps: a message is handled as soon as its line is complete), written to
 /// the host's real stdout (`ProtectedOutput`, so skill output never reaches the protocol stream) one
-/// whole line at a time under a lock.
+/// whole line at a time, in the order they were sent.
+///
+/// The reader thread runs calls that complete at once and writes their answers itself, but it never
+/// blocks on stdout: a client that stops reading while it still writes requests would otherwise
+/// deadlock with it. On the reader, a line is written only while the pipe has room (`poll` says
+/// writable; at most `PIPE_BUF` bytes a `write`, which then cannot block); what does not fit goes to
+/// a writer thread of its own, which may block, and lines sent meanwhile queue behind it.
 final class StdioTransport: Sendable {
     /// Longest line accepted; a longer one is answered with an error and skipped to its newline.
     let maxLine: Int
-    private let writeLock = Mutex(())
+
+    private struct Output {
+        /// A thread is writing (lines sent meanwhile wait in `queue`).
+        var writing = false
+        var queue: [[UInt8]] = []
+    }
+    private let output = Mutex(Output())
+    /// The thread in `readLines` (0: none yet).
+    private let reader = Atomic<UInt>(0)
 
     init(maxLine: Int = 64 << 20) { self.maxLine = maxLine }
 
-    /// Sends one message (a line).
+    /// Sends one message (a line), from any thread; returns without blocking on the reader thread.
     func send(_ message: JSON) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         message.write(to: &bytes)
         bytes.append(0x0a)
-        writeLock.withLock { _ in ProtectedOutput.write(bytes: bytes) }
+        let writer = output.withLock { o -> Bool in
+            o.queue.append(bytes)
+            if o.writing { return false }
+            o.writing = true
+            return true
+        }
+        if writer { drain(mayBlock: reader.load(ordering: .relaxed) != UInt(pthread_self())) }
+    }
+
+    /// Writes the queued lines in order until none is left (the caller is the one writer). When it
+    /// must not block, the rest of a line that does not fit now, and every line after it, go to a
+    /// writer thread.
+    private func drain(mayBlock: Bool) {
+        while true {
+            let lines = output.withLock { o -> [[UInt8]] in
+                let lines = o.queue
+                o.queue = []
+                if lines.isEmpty { o.writing = false }
+                return lines
+            }
+            if lines.isEmpty { return }
+            for k in lines.indices {
+                if mayBlock {
+                    ProtectedOutput.write(bytes: lines[k])
+                    continue
+                }
+                let written = Self.writeWhileRoom(lines[k])
+                if written < lines[k].count {
+                    let rest = [Array(lines[k][written...])] + lines[(k + 1)...]
+                    output.withLock { $0.queue = rest + $0.queue }
+                    if !startDetachedThread({ self.drain(mayBlock: true) }) { drain(mayBlock: true) }
+                    return
+                }
+            }
+        }
+    }
+
+    /// Waits until every line sent so far is written, or `seconds` passed (a client that stopped
+    /// reading): before the process exits.
+    func flush(within seconds: Double) {
+        let end = MCPSession.monotonicSeconds() + seconds
+        while output.withLock({ $0.writing || !$0.queue.isEmpty }) && MCPSession.monotonicSeconds() < end {
+            usleep(1_000)
+        }
+    }
+
+    /// Writes `line` to stdout while it has room, never blocking; returns how many bytes went out (all
+    /// of them too when stdout is gone: the line is dropped, as `ProtectedOutput.write` drops it).
+    private static func writeWhileRoom(_ line: [UInt8]) -> Int {
+        let fd = ProtectedOutput.descriptor
+        var sent = 0
+        while sent < line.count {
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&p, 1, 0)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 || p.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return line.count }
+            if ready == 0 { return sent }
+            let n = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + sent, min(line.count - sent, Int(PIPE_BUF))) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return line.count }
+            sent += n
+        }
+        return sent
     }
 
     /// Reads lines from fd 0 until end of file, calling `line` for each (without its newline, CR
     /// stripped; `more`: another whole line has already been read after it) or `tooLong` for one over
-    /// `maxLine`, then returns. Blocks the calling thread.
+    /// `maxLine`, then returns. Blocks the calling thread, which becomes the reader `send` never blocks.
     func readLines(_ line: (_ bytes: [UInt8], _ more: Bool) -> Void, tooLong: () -> Void) {
+        reader.store(UInt(pthread_self()), ordering: .relaxed)
         var buffer: [UInt8] = []
         var skipping = false
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -61,6 +61,51 @@ final class McpInProcessTests: McpTestCase {
         XCTAssertNil(server.messages().first { ($0["id"] as? String) == "slow" }, "no response for a cancelled request")
     }
 
+    /// A client that writes all its requests before it reads any answer (a script piping a file in)
+    /// gets every answer: the reader, which answers in-process calls itself, never blocks on a full
+    /// stdout, so it keeps reading requests (else both sides would wait on each other for ever).
+    func testAClientThatReadsOnlyAfterWritingEverythingGetsEveryAnswer() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: E2E.skillhostPath)
+        p.arguments = ["mcp", "--skills-dir", skills]
+        p.environment = environment
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let count = 1000
+        let text = String(repeating: "x", count: 1000)
+        var lines = #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"# + "\n"
+        for i in 1...count {
+            lines += #"{"jsonrpc":"2.0","id":\#(i),"method":"tools/call","params":{"name":"fixture-echo","arguments":{"text":"\#(text)"}}}"# + "\n"
+        }
+        let bytes = Data(lines.utf8)
+        let written = DispatchSemaphore(value: 0)
+        Thread {
+            try? input.fileHandleForWriting.write(contentsOf: bytes)
+            written.signal()
+        }.start()
+        let finished = written.wait(timeout: .now() + 60) == .success
+        XCTAssertTrue(finished, "the server stopped reading requests while its answers went unread")
+        if !finished { p.terminate() }
+        var received = Data()
+        var newlines = 0
+        let end = Date().addingTimeInterval(60)
+        while newlines < count + 1 && Date() < end {
+            let d = output.fileHandleForReading.availableData
+            if d.isEmpty { break }
+            received += d
+            newlines += d.withUnsafeBytes { $0.reduce(0) { $0 + ($1 == 0x0a ? 1 : 0) } }
+        }
+        try? input.fileHandleForWriting.close()
+        p.waitUntilExit()
+        let answers = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(answers.count, count + 1, "every request answered, one whole line each")
+        XCTAssertEqual(answers.filter { $0.contains(#""structuredContent":{"text":"\#(text)"}"#) }.count, count)
+    }
+
     /// The catalog resolves a name once per call, by tool name or intent address; an intent served but
     /// not offered (destructive) still reaches the core, which denies it; a name nobody serves is a
     /// protocol error.
