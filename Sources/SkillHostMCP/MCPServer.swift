@@ -223,8 +223,10 @@ public final class MCPServer: Sendable {
     /// `work` gets the caller and the cancellation, and returns the result to send and what to do just before
     /// it is sent (log what the call did). A cancelled request gets no response (the client has stopped waiting for it).
     ///
+    /// The task prefers `CallExecutor` like every surface's request task (`startCallTask`), so a
+    /// worker's reply can resume it on the worker's reader thread.
     /// `startsOnThisThread`: the task starts on the calling (transport) thread and runs there until it
-    /// first suspends (`Task.immediate`), so a call that completes at once (an in-process skill) is
+    /// first suspends (`startCallTaskHere`), so a call that completes at once (an in-process skill) is
     /// answered with no thread hand-off, and one that waits (a worker, a slow skill) leaves the thread
     /// as soon as it waits. Only for work that never blocks before it suspends: an intent call (the
     /// ABI's invoke returns promptly; a worker is awaited), and only when no other request is already
@@ -249,7 +251,7 @@ public final class MCPServer: Sendable {
             then?()
             reply.finish(JSONRPC.result(id, result))
         }
-        if startsOnThisThread { Task.immediate(operation: run) } else { Task(operation: run) }
+        if startsOnThisThread { startCallTaskHere(run) } else { startCallTask(run) }
     }
 
     /// A call's outcome as a `CallToolResult`: the result as `structuredContent` and as JSON text, or

@@ -8,11 +8,13 @@ import Synchronization
 /// the host's real stdout (`ProtectedOutput`, so skill output never reaches the protocol stream) one
 /// whole line at a time, in the order they were sent.
 ///
-/// The reader thread runs calls that complete at once and writes their answers itself, but it never
-/// blocks on stdout: a client that stops reading while it still writes requests would otherwise
-/// deadlock with it. On the reader, a line is written only while the pipe has room (`poll` says
-/// writable; at most `PIPE_BUF` bytes a `write`, which then cannot block); what does not fit goes to
-/// a writer thread of its own, which may block, and lines sent meanwhile queue behind it.
+/// Answers are written by whichever thread finishes a call — the reader itself for a call that
+/// completes at once, a worker channel's reader for a call its reply resumed (`CallExecutor`) — and
+/// none of them may block on stdout: a client that stops reading while it still writes requests would
+/// deadlock with the stdin reader, and a worker's reader would stop reading that worker's replies. So
+/// a line is written only while the pipe has room (`poll` says writable; at most `PIPE_BUF` bytes a
+/// `write`, which then cannot block); what does not fit goes to a writer thread of its own, which may
+/// block, and lines sent meanwhile queue behind it.
 final class StdioTransport: Sendable {
     /// Longest line accepted; a longer one is answered with an error and skipped to its newline.
     let maxLine: Int
@@ -23,12 +25,10 @@ final class StdioTransport: Sendable {
         var queue: [[UInt8]] = []
     }
     private let output = Mutex(Output())
-    /// The thread in `readLines` (0: none yet).
-    private let reader = Atomic<UInt>(0)
 
     init(maxLine: Int = 64 << 20) { self.maxLine = maxLine }
 
-    /// Sends one message (a line), from any thread; returns without blocking on the reader thread.
+    /// Sends one message (a line), from any thread; never blocks on a client slow to read.
     func send(_ message: JSON) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
@@ -40,12 +40,12 @@ final class StdioTransport: Sendable {
             o.writing = true
             return true
         }
-        if writer { drain(mayBlock: reader.load(ordering: .relaxed) != UInt(pthread_self())) }
+        if writer { drain(mayBlock: false) }
     }
 
     /// Writes the queued lines in order until none is left (the caller is the one writer). When it
-    /// must not block, the rest of a line that does not fit now, and every line after it, go to a
-    /// writer thread.
+    /// must not block (any thread but the writer thread), the rest of a line that does not fit now, and
+    /// every line after it, go to a writer thread.
     private func drain(mayBlock: Bool) {
         while true {
             let lines = output.withLock { o -> [[UInt8]] in
@@ -101,9 +101,8 @@ final class StdioTransport: Sendable {
 
     /// Reads lines from fd 0 until end of file, calling `line` for each (without its newline, CR
     /// stripped; `more`: another whole line has already been read after it) or `tooLong` for one over
-    /// `maxLine`, then returns. Blocks the calling thread, which becomes the reader `send` never blocks.
+    /// `maxLine`, then returns. Blocks the calling thread.
     func readLines(_ line: (_ bytes: [UInt8], _ more: Bool) -> Void, tooLong: () -> Void) {
-        reader.store(UInt(pthread_self()), ordering: .relaxed)
         var buffer: [UInt8] = []
         var skipping = false
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
