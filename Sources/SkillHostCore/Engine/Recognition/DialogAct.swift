@@ -22,16 +22,15 @@ enum DialogAct: String, Sendable {
     static func isNegated(_ lower: String) -> Bool {
         var rest = lower
         for phrase in cues.flatMap(\.remember) { rest = rest.replacing(phrase, with: " ") }
-        // "X不X" asks whether ("要不要带伞", "忙不忙"): a question, not a negation.
-        rest = rest.replacing(#/(\p{Han})不\1/#, with: " ")
+        rest = LanguagePacks.removingNonNegations(rest)
         return cues.flatMap(\.negations).contains { rest.contains($0) }
     }
 
     static func isQuestion(_ lower: String, followedBy mark: Character?) -> Bool {
         let trimmed = lower.trimmingWhitespace()
         let polite = cues.contains { c in c.polite.contains { c.politeAnywhere ? trimmed.contains($0) : trimmed.hasPrefix($0) } }
-        // Question words anywhere ("哪些") make a question even after a polite opening, unless the
-        // opening asks for something ("帮我看看…有什么"): only the strongest words ("哪些", "什么") then.
+        // Question words anywhere make a question even after a polite opening, unless the opening
+        // asks for something: only the strongest words (`questionStrong`) then.
         let strong = cues.flatMap(\.questionStrong)
         if cues.flatMap(\.questionAnywhere).contains(where: { trimmed.contains($0) }) && !(polite && !strong.contains(where: { trimmed.contains($0) })) { return true }
         if cues.flatMap(\.questionStarts).contains(where: { trimmed.hasPrefix($0) }) { return true }

@@ -91,6 +91,7 @@ public struct KeywordRecognizer: IntentRecognizer {
                 let earlier = taken.flatMap(\.matched).map { $0.lowercased() }
                 if !taken.isEmpty, pick.matched.allSatisfy({ m in earlier.contains { $0.contains(m.lowercased()) } }) { continue }
                 let filled = ParameterFiller.fill(schema: pick.entry.inputSchema, clause: clause, time: time, matched: pick.matched,
+                                                  topics: pick.entry.keywords.values.flatMap { $0 },
                                                   request: request, defaults: defaults[pick.entry.intent] ?? defaults[pick.entry.name])
                 // A second intent of the clause needs something of its own in it: not every required
                 // field missing ("how many meetings…" is not a unit conversion).
@@ -117,9 +118,8 @@ public struct KeywordRecognizer: IntentRecognizer {
         }
         if result.intents.isEmpty, let near = nearMiss {
             let example = near.entry.examples.first { $0.lang.hasPrefix(request.language) }?.text ?? near.entry.description
-            result.questions.append(Clarification(intent: near.entry.intent, question: request.language == "zh"
-                ? "你是想让我做这个吗：“\(example)”？（\(near.entry.skillName)，\(near.entry.intent)）请说得更具体一些。"
-                : "Did you mean something like “\(example)” (\(near.entry.skillName), \(near.entry.intent))? Please say a little more."))
+            result.questions.append(Clarification(intent: near.entry.intent, question: request.sentences.didYouMean(
+                example: example, skill: near.entry.skillName, intent: near.entry.intent)))
         }
         return result
     }

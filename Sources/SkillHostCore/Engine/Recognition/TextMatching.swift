@@ -64,9 +64,8 @@ enum TextMatching {
         return parts.joined(separator: " ")
     }
 
-    static let stopwords: Set<String> = ["a", "an", "the", "i", "me", "my", "do", "does", "is", "are", "am", "to", "of", "on", "in",
-                                         "at", "for", "and", "or", "will", "what", "whats", "what's", "it", "be", "please", "can",
-                                         "you", "have", "has", "there", "any", "with", "this", "that", "how", "from", "up", "about"]
+    /// Every pack's words too common to say what a request is about.
+    static let stopwords = LanguagePacks.stopwords
 
     /// Lower-cased words with a plain stem (meetings → meeting, reminders → reminder).
     static func words(_ s: String) -> [String] {

@@ -1,9 +1,11 @@
 /// Chinese: traditional characters folded to simplified (OpenCC's table, `TraditionalChinese`),
 /// numerals before a unit or time word written as digits (三公里 → 3公里, 十五 → 15, 两 → 2, 半斤 → 0.5斤),
-/// relative times (3小时后, 两天后, 月底, 下个月), places before the weather words (东京天气), and the
+/// relative times (3小时后, 两天后, 月底, 下个月), places before an intent's keywords (东京天气), and the
 /// request phrasing around titles.
 struct ChineseLanguagePack: LanguagePack {
     let code = "zh"
+    let locale = "zh-CN"
+    let sentences: any EngineSentences = ChineseSentences()
 
     func claims(_ text: String) -> Bool { TextMatching.hasCJK(text) }
 
@@ -156,20 +158,23 @@ struct ChineseLanguagePack: LanguagePack {
     nonisolated(unsafe) static let weeks: Regex<(Substring, Substring)> = #/(?:未来|接下来|最近|这)([0-9]+)(?:周|个星期|星期)/#
     nonisolated(unsafe) static let month: Regex<Substring> = #/月底|月末|下个月|下月|这个月|本月/#
 
-    func place(in text: String, removing timePhrases: [String]) -> String? {
-        guard TextMatching.hasCJK(text) else { return nil }
-        var s = text
+    func place(in text: String, removing timePhrases: [String], topics: [String]) -> String? {
+        let topics = topics.filter { TextMatching.hasCJK($0) }.sorted { $0.count > $1.count }
+        guard TextMatching.hasCJK(text), !topics.isEmpty else { return nil }
+        // "热不热" asks about 热: the topic word follows.
+        var s = text.replacing(#/(\p{Han})不\1/#) { String($0.output.1) }
         for p in timePhrases.sorted(by: { $0.count > $1.count }) where !p.isEmpty { s = s.replacing(p, with: "") }
         for p in ["帮我查一下", "帮我查查", "帮我看看", "帮我查", "查一下", "查查", "看看", "请问", "告诉我", "我想知道", "想知道"] where s.hasPrefix(p) {
             s = String(s.dropFirst(p.count))
         }
-        guard let m = s.firstMatch(of: Self.placeBefore) else { return nil }
+        // A run of 2–5 characters before a modal verb or 的 and one of the topics ("东京会下雨吗", "上海的天气").
+        let alternatives = topics.map { $0.map { "\\^$.|?*+()[]{}/".contains($0) ? "\\" + String($0) : String($0) }.joined() }.joined(separator: "|")
+        guard let before = try? Regex(#"^(?:去|在|到)?(\p{Han}{2,5}?)(?:的)?(?:会不会|会|要不要|要|有)?(?:"# + alternatives + ")", as: (Substring, Substring).self),
+              let m = s.firstMatch(of: before) else { return nil }
         let name = String(m.output.1)
         return Self.notPlaces.contains(name) || Self.notPlaces.contains(where: { name.hasPrefix($0) }) ? nil : name
     }
 
-    nonisolated(unsafe) static let placeBefore: Regex<(Substring, Substring)> =
-        #/^(?:去|在|到)?([\p{Han}]{2,5}?)(?:的)?(?:天气|气温|温度|会下|会不会|下雨|下雪|要带伞|要不要带伞|带伞|热不热|冷不冷|多少度|几度|预报|有雨)/#
     static let notPlaces: Set<String> = ["今天", "明天", "后天", "我", "我们", "家", "家里", "外面", "出门", "最近", "未来", "这里", "这边",
                                          "那边", "现在", "周末", "本周", "这周", "下周", "晚上", "早上", "下午", "上午", "中午", "一周", "这几天"]
 
@@ -180,6 +185,9 @@ struct ChineseLanguagePack: LanguagePack {
     let actionVerbs = ["添加", "加个", "加一个", "新建", "创建", "发送", "发封", "发一封", "发个", "预订", "订一张", "订个", "订", "预约",
                        "取消", "删除", "删掉", "修改", "改到", "挪到", "移到", "邀请", "回复", "打电话", "播放"]
 
-    let vocabulary: [String] = []
-    let commonWords: [String] = []
+    /// 把 puts the object before the verb ("把牛奶那条标记为完成"): a verb after it acts on what comes between.
+    let objectMarkers = ["把"]
+
+    /// "X不X" asks whether ("要不要带伞", "忙不忙"): a question, not a negation.
+    func removingNonNegations(_ lower: String) -> String { lower.replacing(#/(\p{Han})不\1/#, with: " ") }
 }
