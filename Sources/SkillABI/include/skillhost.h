@@ -25,7 +25,7 @@
  *     again in the process that will run the skill. So skillhost_entry() and the library's static
  *     constructors must be cheap and free of side effects (see skh_entry_fn below).
  *
- * Negotiation. A host serves every minor from 0 up to its own (1.0–1.2 for this header). A skill says
+ * Negotiation. A host serves every minor from 0 up to its own (1.0–1.3 for this header). A skill says
  * which minor it was built with (abi_minor) and the oldest one it can work with (abi_minor_required,
  * added in 1.1; absent means 0). The host refuses a skill whose abi_minor_required is newer than its
  * own minor, naming both; otherwise the call is served at min(host minor, skill minor). The skill, in

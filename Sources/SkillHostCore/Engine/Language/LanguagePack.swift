@@ -171,6 +171,16 @@ struct DialogCues: Sendable {
     /// Words for the speaker ("me", "我"): a polite question is a request only when it is about them
     /// ("can you remind me…?" asks for a reminder, "can you remind people by email?" asks what you can do).
     var selfWords: [String]
+    /// Words for other people ("a friend", "别人"): named before the speaker, the request is for them
+    /// ("can you remind a friend for me?"), which no skill does for the speaker.
+    var otherPeople: [String] = []
+    /// Question words that ask how or why something works rather than for items ("how do … work",
+    /// "为什么"), at the start of a clause for spaced languages, anywhere for the others; "…" stands for
+    /// any words between.
+    var abilityQuestions: [String] = []
+    /// Modal verbs that, in a question not about the speaker, ask whether something can be done
+    /// ("can reminders repeat?", "提醒能重复吗？"): at the start for spaced languages, anywhere else.
+    var modals: [String] = []
     /// Endings that make a clause a question ("吗", "呢").
     var questionEndings: [String]
     /// Negations ("don't", "不用").

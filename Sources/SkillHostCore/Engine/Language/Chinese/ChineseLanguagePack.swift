@@ -110,8 +110,11 @@ struct ChineseLanguagePack: LanguagePack {
         questionStarts: [],
         questionAnywhere: ["哪些", "什么", "几个", "几条", "多少", "有没有", "是否", "哪个", "是不是", "设过", "设了哪些", "有哪些",
                            "吗？", "吗?", "呢？", "呢?", "怎么", "为什么", "谁", "哪里", "何时", "什么时候", "了吗", "没有？", "好了没"],
-        questionStrong: ["哪些", "什么", "了吗", "了没", "没有？", "没有?"],
+        questionStrong: ["哪些", "什么", "了吗", "了没", "没有？", "没有?", "有没有", "几个", "几条"],
         selfWords: ["我"],
+        otherPeople: ["别人", "朋友", "同事", "大家", "老板", "他们", "她们", "其他人", "家人"],
+        abilityQuestions: ["怎么用", "怎么设置", "怎么设", "如何设置", "如何使用", "为什么", "是怎么"],
+        modals: ["能", "可以"],
         questionEndings: ["吗", "呢", "没有", "了没"],
         negations: ["不用", "不要", "别", "无需", "不必", "没必要", "甭", "不需要", "算了", "取消吧", "先不", "还没", "没让你", "没完成"],
         remember: ["别忘", "不要忘", "不能忘", "别让我忘", "千万别忘"],
@@ -188,6 +191,11 @@ struct ChineseLanguagePack: LanguagePack {
     /// 把 puts the object before the verb ("把牛奶那条标记为完成"): a verb after it acts on what comes between.
     let objectMarkers = ["把"]
 
-    /// "X不X" asks whether ("要不要带伞", "忙不忙"): a question, not a negation.
-    func removingNonNegations(_ lower: String) -> String { lower.replacing(#/(\p{Han})不\1/#, with: " ") }
+    /// "X不X" asks whether ("要不要带伞", "忙不忙"): a question, not a negation; nor is 别 in a word
+    /// (别人 "other people", 特别, 区别, 分别, 别的).
+    func removingNonNegations(_ lower: String) -> String {
+        var s = lower.replacing(#/(\p{Han})不\1/#, with: " ")
+        for word in ["别人", "特别", "区别", "分别", "别的", "类别", "告别"] where s.contains(word) { s = s.replacing(word, with: " ") }
+        return s
+    }
 }
