@@ -6,6 +6,9 @@
 enum ActionVerbs {
     static let spaced = LanguagePacks.actionVerbs.filter { !TextMatching.hasCJK($0) }.map { TextMatching.stem($0.lowercased()) }
     static let unspaced = LanguagePacks.actionVerbs.filter { TextMatching.hasCJK($0) }
+    static let unspacedSet = Set(unspaced)
+    static let spacedSet = Set(spaced)
+    static let longestUnspaced = unspaced.map(\.count).max() ?? 0
     /// Openings before the verb that leads a clause ("please", "can you", "i want to").
     static let openers: [[String]] = (LanguagePacks.cues.flatMap(\.polite) + LanguagePacks.verbOpeners)
         .filter { !TextMatching.hasCJK($0) }.map { TextMatching.words($0) }.sorted { $0.count > $1.count }
@@ -18,8 +21,16 @@ enum ActionVerbs {
         var out = Set<String>()
         for e in examples {
             let lower = e.lowercased()
-            if let head = head(of: TextMatching.words(lower)), spaced.contains(head) { out.insert(head) }
-            for v in unspaced where lower.contains(v) { out.insert(v) }
+            if let head = head(of: TextMatching.words(lower)), spacedSet.contains(head) { out.insert(head) }
+            // Unspaced verbs: every run of characters as long as one, looked up (cheaper than a search per verb).
+            guard TextMatching.hasCJK(lower) else { continue }
+            let chars = Array(lower)
+            for i in chars.indices {
+                for n in 1...max(longestUnspaced, 1) where i + n <= chars.count {
+                    let run = String(chars[i..<i + n])
+                    if unspacedSet.contains(run) { out.insert(run) }
+                }
+            }
         }
         return out
     }

@@ -49,16 +49,19 @@ public struct KeywordRecognizer: IntentRecognizer {
             // repeat?"), nothing. A negated or quoted clause reads nothing; the domain's write is kept so
             // the write guard says why nothing changed.
             var picks: [Scored] = []
-            if act == .question && DialogAct.asksHowOrWhy(c.text) { askedAboutAbility = true }
-            for s in scored where s.confidence >= threshold && !picks.contains(where: { $0.entry.domain == s.entry.domain }) {
-                if act == .question && DialogAct.asksHowOrWhy(c.text) { break }
+            let howOrWhy = act == .question && DialogAct.asksHowOrWhy(c.text)
+            if howOrWhy { askedAboutAbility = true }
+            candidates: for s in scored where !howOrWhy && s.confidence >= threshold && !picks.contains(where: { $0.entry.domain == s.entry.domain }) {
                 let reads = s.entry.flags.contains(.readOnly)
                 let sameDomain = scored.filter { $0.entry.domain == s.entry.domain }
                 switch act {
                 case .question where !reads:
                     if DialogAct.asksAboutAbility(c.text, in: text) {
+                        // The whole clause is about that ability: no other skill's words in it count
+                        // ("can you remind people by email?" is not a mail question).
                         askedAboutAbility = true
-                        continue
+                        picks = []
+                        break candidates
                     }
                     if var reader = sameDomain.first(where: { $0.entry.flags.contains(.readOnly) }) ?? Self.reader(for: s.entry, in: catalog) {
                         reader.confidence = max(reader.confidence, threshold)

@@ -2,8 +2,11 @@
 enum TextMatching {
     /// True when `s` contains a CJK ideograph.
     static func hasCJK(_ s: some StringProtocol) -> Bool {
-        s.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value) }
+        s.unicodeScalars.contains(where: isCJK)
     }
+
+    /// True for a CJK ideograph.
+    static func isCJK(_ u: Unicode.Scalar) -> Bool { (0x4E00...0x9FFF).contains(u.value) || (0x3400...0x4DBF).contains(u.value) }
 
     /// A part of a request, and the text that joined it to the one before ("，", "顺便", " and ").
     struct Clause {

@@ -12,9 +12,8 @@ struct ChineseLanguagePack: LanguagePack {
     func normalize(_ text: String) -> String {
         guard TextMatching.hasCJK(text) else { return text }
         let table = TraditionalChinese.table
-        var s = String(String.UnicodeScalarView(text.unicodeScalars.map { table[$0.value] ?? $0 }))
-        for (from, to) in Self.phrases { s = s.replacing(from, with: to) }
-        return Self.digits(s)
+        let s = String(String.UnicodeScalarView(text.unicodeScalars.map { table[$0.value] ?? $0 }))
+        return Self.digits(Self.rephrase(s))
     }
 
     /// Fixed phrasings → the words the rest of the engine reads.
@@ -165,7 +164,7 @@ struct ChineseLanguagePack: LanguagePack {
         let topics = topics.filter { TextMatching.hasCJK($0) }.sorted { $0.count > $1.count }
         guard TextMatching.hasCJK(text), !topics.isEmpty else { return nil }
         // "热不热" asks about 热: the topic word follows.
-        var s = text.replacing(#/(\p{Han})不\1/#) { String($0.output.1) }
+        var s = text.contains("不") ? text.replacing(Self.alternative) { String($0.output.1) } : text
         for p in timePhrases.sorted(by: { $0.count > $1.count }) where !p.isEmpty { s = s.replacing(p, with: "") }
         for p in ["帮我查一下", "帮我查查", "帮我看看", "帮我查", "查一下", "查查", "看看", "请问", "告诉我", "我想知道", "想知道"] where s.hasPrefix(p) {
             s = String(s.dropFirst(p.count))
@@ -194,8 +193,21 @@ struct ChineseLanguagePack: LanguagePack {
     /// "X不X" asks whether ("要不要带伞", "忙不忙"): a question, not a negation; nor is 别 in a word
     /// (别人 "other people", 特别, 区别, 分别, 别的).
     func removingNonNegations(_ lower: String) -> String {
-        var s = lower.replacing(#/(\p{Han})不\1/#, with: " ")
-        for word in ["别人", "特别", "区别", "分别", "别的", "类别", "告别"] where s.contains(word) { s = s.replacing(word, with: " ") }
+        var s = lower.contains("不") ? lower.replacing(Self.alternative, with: " ") : lower
+        if s.contains("别") {
+            for word in ["别人", "特别", "区别", "分别", "别的", "类别", "告别"] where s.contains(word) { s = s.replacing(word, with: " ") }
+        }
+        return s
+    }
+
+    /// "X不X" ("要不要", "热不热").
+    nonisolated(unsafe) static let alternative: Regex<(Substring, Substring)> = #/(\p{Han})不\1/#
+
+    /// Fixed phrasings (`phrases`) whose first character is in `s` are replaced; the others are not searched for.
+    static func rephrase(_ s: String) -> String {
+        let present = Set(s)
+        var s = s
+        for (from, to) in phrases where present.contains(from.first!) && s.contains(from) { s = s.replacing(from, with: to) }
         return s
     }
 }

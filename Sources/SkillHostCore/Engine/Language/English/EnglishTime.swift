@@ -58,7 +58,7 @@ extension EnglishLanguagePack {
                 : word.hasSuffix("morning") ? (9, 0) : word.hasSuffix("afternoon") ? (15, 0) : (19, 0)
             return TimeOfDay(hour: h, minute: mi, phrase: word)
         }
-        return lower.firstMatch(of: #/\btonight\b/#) != nil ? TimeOfDay(hour: 20, minute: 0, phrase: nil) : nil
+        return lower.contains("tonight") && lower.firstMatch(of: Self.tonight) != nil ? TimeOfDay(hour: 20, minute: 0, phrase: nil) : nil
     }
 
     static func month(_ s: Substring) -> Int? {
@@ -72,6 +72,7 @@ extension EnglishLanguagePack {
     nonisolated(unsafe) static let monthDay: Regex<(Substring, Substring, Substring)> = #/\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.? ([0-9]{1,2})(?:st|nd|rd|th)?\b/#
     nonisolated(unsafe) static let dayMonth: Regex<(Substring, Substring, Substring)> = #/\b([0-9]{1,2})(?:st|nd|rd|th)? (?:of )?(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/#
     nonisolated(unsafe) static let time: Regex<(Substring, Substring, Substring?, Substring)> = #/\b(?:at )?([0-9]{1,2})(?::([0-9]{2}))? ?(am|pm|a\.m\.|p\.m\.)/#
+    nonisolated(unsafe) static let tonight: Regex<Substring> = #/\btonight\b/#
     nonisolated(unsafe) static let bareHour: Regex<(Substring, Substring)> = #/\bat ([0-9]{1,2})\b(?![:.])/#
     nonisolated(unsafe) static let partOfDay: Regex<Substring> = #/at noon|\bnoon\b|\bmidnight\b|in the morning|in the afternoon|in the evening|this morning|this afternoon|this evening|\bmorning\b|\bafternoon\b|\bevening\b/#
 }

@@ -40,16 +40,16 @@ struct GermanLanguagePack: LanguagePack {
     func days(in lower: String, today: CivilDate) -> [DayMention] {
         guard claims(lower) else { return [] }
         var out: [DayMention] = []
-        for m in lower.matches(of: #/\b(übermorgen|heute|morgen|gestern)\b/#) {
+        for m in lower.matches(of: Self.dayWords) {
             let offset = ["heute": 0, "morgen": 1, "übermorgen": 2][String(m.output.1)] ?? -1
             out.append(DayMention(TimeExpressions.day(offset, from: today), m.output.0))
         }
-        for m in lower.matches(of: #/diese woche|nächste woche|am wochenende|\bwochenende\b/#) {
+        for m in lower.matches(of: Self.weekWords) {
             let range = m.output.hasPrefix("diese") ? TimeExpressions.thisWeek(today)
                 : m.output.hasPrefix("nächste") ? TimeExpressions.nextWeek(today) : TimeExpressions.weekend(today)
             out.append(DayMention(range, m.output))
         }
-        for m in lower.matches(of: #/(nächsten? )?\b(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b/#) {
+        for m in lower.matches(of: Self.weekday) {
             let names = ["montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"]
             guard let wd = names.firstIndex(of: String(m.output.2)) else { continue }
             out.append(DayMention(TimeExpressions.weekday(wd + 1, from: today, nextWeek: m.output.1 != nil), m.output.0))
@@ -58,15 +58,21 @@ struct GermanLanguagePack: LanguagePack {
     }
 
     func clockTime(in lower: String) -> TimeOfDay? {
-        guard let m = lower.firstMatch(of: #/\bum ([0-9]{1,2})(?:[:.]([0-9]{2}))? ?uhr\b/#), let h = Int(m.output.1), h < 24 else { return nil }
+        guard lower.contains("uhr"), let m = lower.firstMatch(of: Self.clock), let h = Int(m.output.1), h < 24 else { return nil }
         return TimeOfDay(hour: h, minute: m.output.2.flatMap { Int($0) } ?? 0, phrase: String(m.output.0))
     }
 
     func partOfDay(in lower: String) -> TimeOfDay? {
-        guard claims(lower), let m = lower.firstMatch(of: #/\b(morgens|vormittags|mittags|nachmittags|abends|heute abend)\b/#) else { return nil }
+        guard claims(lower), let m = lower.firstMatch(of: Self.partOfDay) else { return nil }
         let (h, mi) = ["morgens": (9, 0), "vormittags": (9, 0), "mittags": (12, 0), "nachmittags": (15, 0)][String(m.output.1)] ?? (19, 0)
         return TimeOfDay(hour: h, minute: mi, phrase: String(m.output.0))
     }
+
+    nonisolated(unsafe) static let dayWords: Regex<(Substring, Substring)> = #/\b(übermorgen|heute|morgen|gestern)\b/#
+    nonisolated(unsafe) static let weekWords: Regex<Substring> = #/diese woche|nächste woche|am wochenende|\bwochenende\b/#
+    nonisolated(unsafe) static let weekday: Regex<(Substring, Substring?, Substring)> = #/(nächsten? )?\b(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b/#
+    nonisolated(unsafe) static let clock: Regex<(Substring, Substring, Substring?)> = #/\bum ([0-9]{1,2})(?:[:.]([0-9]{2}))? ?uhr\b/#
+    nonisolated(unsafe) static let partOfDay: Regex<(Substring, Substring)> = #/\b(morgens|vormittags|mittags|nachmittags|abends|heute abend)\b/#
 
     let titleLeading = ["bitte ", "mich ", "daran, ", "daran ", "zu "]
     let titleTrailing = [" zu", " bitte"]
