@@ -216,20 +216,23 @@ struct WorkerBench {
             for _ in 0..<config.warmup where !pp.roundTrip() { fail("the ping-pong peer stopped answering") }
             failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pp.pid) { pp.roundTrip() }
             pp.stop()
-        case "c", "swift":
-            let host = openHost(dir: dir, name: "loop", config: "{}")
-            let req = kind == "c" ? InvokeRequest(intent: "fixture.echo", input: InvokeBench.input, caller: .automation)
-                                  : InvokeRequest(intent: "echo.say", input: InvokeBench.input, caller: .automation)
+        case "c", "swift", "c-trusted", "swift-trusted", "c-trusted-quiet", "swift-trusted-quiet":
+            // -trusted: in-process (the skill is in `trusted`); -quiet: with the audit log off.
+            let trusted = kind.contains("-trusted"), quiet = kind.hasSuffix("-quiet")
+            let hostConfig = trusted ? #"{"trusted":["dev.skillhost.echo","test.fixture.echo"]"# + (quiet ? #","policy":{"audit":{"enabled":false}}}"# : "}") : "{}"
+            let host = openHost(dir: dir, name: "loop", config: hostConfig)
+            let req = kind.hasPrefix("c") ? InvokeRequest(intent: "fixture.echo", input: InvokeBench.input, caller: .automation)
+                                          : InvokeRequest(intent: "echo.say", input: InvokeBench.input, caller: .automation)
             mustEcho(host, req)
             // Under valgrind --trace-children the worker's command line names valgrind: then no child counts.
-            let pid = ProcTable.worker(serving: kind == "c" ? Self.cFile : Self.swiftFile) ?? -1
+            let pid = trusted ? -1 : ProcTable.worker(serving: kind.hasPrefix("c") ? Self.cFile : Self.swiftFile) ?? -1
             let body = { () -> Bool in if case .success = host.invokeAndWait(req) { return true } else { return false } }
             let call: @Sendable () async -> Bool = { if case .success = await host.invoke(req) { return true } else { return false } }
             for _ in 0..<config.warmup where !body() { fail("a warm-up call failed") }
             failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pid, async: call)
             host.shutdown()
         default:
-            fail("loop KIND: c, swift or pingpong")
+            fail("loop KIND: c, swift, pingpong, or c|swift-trusted[-quiet] (in-process, audit log off)")
         }
         return Latency(name: "loop \(kind)", detail: "", samples: Samples(samples), failures: failures, host: cpu.host, child: cpu.child)
     }

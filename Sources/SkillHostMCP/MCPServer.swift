@@ -224,7 +224,7 @@ public final class MCPServer: Sendable {
             return .agent(host: s.clientName)
         }
         calls.enter()
-        Task { [self] in
+        startCallTask { [self] in
             defer { calls.leave() }
             let (result, then) = await work(caller, cancellation)
             session.state.withLock { _ = $0.inFlight.removeValue(forKey: key) }

@@ -53,6 +53,8 @@ public enum JSONScan {
     /// range is not a valid JSON string.
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         guard range.count >= 2, bytes[range.lowerBound] == 0x22, bytes[range.upperBound - 1] == 0x22 else { return nil }
+        let text = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+        if !text.contains(0x5c) { return String(validating: text, as: UTF8.self) }  // no escapes: no copy
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var i = range.lowerBound + 1
@@ -94,7 +96,21 @@ public enum JSONScan {
     /// The integer whose JSON text is `bytes[range]`; nil if it is not an integer that fits.
     public static func int(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
         guard !range.isEmpty else { return nil }
-        return Int64(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        var i = range.lowerBound
+        let negative = bytes[i] == 0x2d
+        if negative { i += 1 }
+        guard i < range.upperBound else { return nil }
+        var value: Int64 = 0
+        while i < range.upperBound {
+            let d = bytes[i] &- 0x30
+            guard d < 10 else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (v, o2) = negative ? m.subtractingReportingOverflow(Int64(d)) : m.addingReportingOverflow(Int64(d))
+            guard !o1, !o2 else { return nil }
+            value = v
+            i += 1
+        }
+        return value
     }
 
     // MARK: - Grammar

@@ -176,6 +176,41 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         }
     }
 
+    /// A reply resumes a call that was alone on its worker on the worker's reader thread (one thread
+    /// wake-up per round trip, see `CallExecutor`); with other calls in flight on that worker it resumes
+    /// through the pool, so their replies never wait behind this caller's code; and a task that does not
+    /// prefer `CallExecutor` is never resumed on a reader thread.
+    func testAReplyResumesALoneCallOnItsReaderThreadAndOthersThroughThePool() async throws {
+        try addSkill("slow.so")
+        let h = try openHost()
+        func slow(_ ms: Int) -> InvokeRequest { InvokeRequest(intent: "fixture.slow", input: #"{"ms":\#(ms)}"#, caller: .automation, timeoutMs: 5000) }
+        guard case .success = await h.invoke(slow(0)) else { return XCTFail("warm-up failed") }
+
+        let alone = await Task.detached(executorPreference: CallExecutor.shared) { () -> (Bool, Bool) in
+            let r = await h.invoke(slow(0))
+            return (r.isSuccess, CallExecutor.shared.onReaderThread)
+        }.value
+        XCTAssertTrue(alone.0)
+        XCTAssertTrue(alone.1, "a call alone on its worker continues on the reader thread")
+
+        let withOthers = await Task.detached(executorPreference: CallExecutor.shared) { () -> (Bool, Bool) in
+            await withTaskGroup(of: (ms: Int, ok: Bool, onReader: Bool).self) { group in
+                group.addTask { let r = await h.invoke(slow(600)); return (600, r.isSuccess, CallExecutor.shared.onReaderThread) }
+                try? await Task.sleep(nanoseconds: 100_000_000)  // the slow call is in flight
+                group.addTask { let r = await h.invoke(slow(0)); return (0, r.isSuccess, CallExecutor.shared.onReaderThread) }
+                var quick = (ok: false, onReader: true)
+                for await r in group where r.ms == 0 { quick = (r.ok, r.onReader) }
+                return quick
+            }
+        }.value
+        XCTAssertTrue(withOthers.0)
+        XCTAssertFalse(withOthers.1, "a reply while another call is in flight resumes through the pool")
+
+        let r = await h.invoke(slow(0))  // this test's own task does not prefer CallExecutor
+        XCTAssertTrue(r.isSuccess)
+        XCTAssertFalse(CallExecutor.shared.onReaderThread)
+    }
+
     /// A thousand calls in flight cost memory, not threads: each is a suspended task, and the worker's
     /// reply resumes it. (The skill completes every call from one timer thread, so only the host's
     /// concurrency is measured.)
@@ -287,4 +322,8 @@ final class ResultsBox: @unchecked Sendable {
 func call(_ h: SkillHost, _ intent: String, _ input: String = "{}", timeoutMs: Int? = nil,
           progress: (@Sendable (UInt32, UInt32, String?) -> Void)? = nil) -> Result<InvokeSuccess, SkillError> {
     h.invokeAndWait(InvokeRequest(intent: intent, input: input, caller: .automation, timeoutMs: timeoutMs, progress: progress))
+}
+
+private extension Result {
+    var isSuccess: Bool { if case .success = self { return true } else { return false } }
 }

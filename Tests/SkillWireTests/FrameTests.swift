@@ -117,6 +117,22 @@ final class JSONScanTests: XCTestCase {
         let text = Array(#""tab\tquote\" \u00e9 \ud83d\ude00""#.utf8)
         XCTAssertEqual(text.withUnsafeBufferPointer { JSONScan.string($0, 0..<$0.count) }, "tab\tquote\" é 😀")
     }
+
+    func testStringsWithoutEscapesAreReadInPlaceAndStillValidated() {
+        func string(_ bytes: [UInt8]) -> String? { bytes.withUnsafeBufferPointer { JSONScan.string($0, 0..<$0.count) } }
+        XCTAssertEqual(string(Array("\"plain é\"".utf8)), "plain é")
+        XCTAssertEqual(string([0x22, 0x22]), "")
+        XCTAssertNil(string([0x22, 0xff, 0xfe, 0x22]), "invalid UTF-8 is refused, not repaired")
+        XCTAssertNil(string([0x22, 0x61]), "no closing quote")
+    }
+
+    func testIntegersAreReadExactlyOrNotAtAll() {
+        func int(_ text: String) -> Int64? { Array(text.utf8).withUnsafeBufferPointer { JSONScan.int($0, 0..<$0.count) } }
+        for v: Int64 in [0, 7, -1, 42, 1_000_000, Int64.max, Int64.min, -9_007_199_254_740_993] { XCTAssertEqual(int(String(v)), v) }
+        for bad in ["", "-", "1.5", "1e3", "9223372036854775808", "-9223372036854775809", "\"1\"", "12a", " 1"] {
+            XCTAssertNil(int(bad), bad)
+        }
+    }
 }
 
 /// The frame writer's numbers: every integer type and range, and hundredths as JSON numbers.

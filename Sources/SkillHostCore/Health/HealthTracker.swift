@@ -24,6 +24,8 @@ final class HealthTracker: Sendable {
     /// Registered skill id → the file the registry has for it (replaced when the registry is).
     var files: [String: FileIdentity] { fileMap.withLock { $0 } }
     private let fileMap: Mutex<[String: FileIdentity]>
+    /// The file the registry has for skill `id` (one lookup, no copy of the map).
+    private func file(_ id: String) -> FileIdentity? { fileMap.withLock { $0[id] } }
 
     private struct State {
         var view: [String: SkillHealth] = [:]
@@ -64,11 +66,12 @@ final class HealthTracker: Sendable {
     /// The entry of skill `id` as it stands now (a fresh `ok` one for a skill never seen, or whose
     /// file changed since the entry was written; `degraded` reads as `ok` once the window passed).
     func current(_ id: String) -> SkillHealth {
+        let file = file(id)
         let raw = state.withLock { s -> SkillHealth? in
             refreshIfChanged(&s)
-            return Self.entry(s.view, id, files[id])
+            return Self.entry(s.view, id, file)
         }
-        return HealthMachine.effective(Self.forFile(raw, files[id]), now: Self.now(), settings: settings)
+        return HealthMachine.effective(Self.forFile(raw, file), now: Self.now(), settings: settings)
     }
 
     /// `current` of every registered skill.
@@ -86,9 +89,10 @@ final class HealthTracker: Sendable {
     /// Records `event` for skill `id`.
     func record(_ id: String, _ event: HealthEvent) {
         if case .succeeded(let n) = event {
+            let file = file(id)
             let buffered = state.withLock { s -> Bool in
                 refreshIfChanged(&s)
-                let e = HealthMachine.effective(Self.forFile(s.view[id], files[id]), now: Self.now(), settings: settings)
+                let e = HealthMachine.effective(Self.forFile(s.view[id], file), now: Self.now(), settings: settings)
                 guard e.state == .ok, s.view[id] != nil, s.problem == nil else { return false }
                 if s.pending.isEmpty { s.pendingSince = DispatchTime.now().uptimeNanoseconds }
                 s.pending[id, default: 0] += n
@@ -136,18 +140,19 @@ final class HealthTracker: Sendable {
     /// health file cannot be read, an earlier outcome could not be written and still cannot, or the
     /// state folder is not a writable folder with room left), or the skill is quarantined.
     func refusal(for skill: RegisteredSkill) -> SkillError? {
-        let problem = state.withLock { s -> StateFile.Failure? in
+        let file = file(skill.id)
+        let (problem, raw) = state.withLock { s -> (StateFile.Failure?, SkillHealth?) in
             refreshIfChanged(&s)
             if s.problem != nil {
                 // Try again: the folder may have room now, or the file may be readable.
                 if s.unrecorded.isEmpty { reload(&s) } else { write(s.unrecorded, &s) }
             }
-            return s.problem
+            return (s.problem, Self.entry(s.view, skill.id, file))
         }
         let guarantee = "the outcome of a call of skill \(skill.id) (crashes count toward quarantine)"
         if let problem { return problem.refusal(guarantee, skillID: skill.id) }
         if let problem = preflightRecently() { return problem.refusal(guarantee, skillID: skill.id) }
-        let h = current(skill.id)
+        let h = HealthMachine.effective(Self.forFile(raw, file), now: Self.now(), settings: settings)
         if h.state == .quarantined {
             return SkillError(.unavailable, "skill \(skill.id) is quarantined since \(TimeText.rfc3339(h.since)): \(h.reason)",
                               hint: "fix the skill and replace its file (\(skill.file.path)), or run `skillhost unblock \(skill.id)` to let calls through again",
@@ -216,7 +221,7 @@ final class HealthTracker: Sendable {
     }
 
     private func apply(_ event: HealthEvent, _ id: String, _ entries: inout [String: SkillHealth], _ now: Int) {
-        guard let f = files[id] else { return }
+        guard let f = file(id) else { return }
         entries[id] = HealthMachine.apply(event, to: Self.forFile(Self.entry(entries, id, f), f), now: now, settings: settings)
     }
 

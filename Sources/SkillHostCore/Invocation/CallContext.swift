@@ -9,7 +9,12 @@ final class CallContext: Sendable {
     let paths: HostPaths
     let settings: CallSettings
     let clock: CallClock
-    private let contextPrefixes = Mutex<[String: [String: String]]>([:])
+    /// Per skill and caller kind: the context up to "now", and the whole text for the last second seen.
+    private let cache = Mutex<[CacheKey: (prefix: String, now: String, text: String)]>([:])
+    private struct CacheKey: Hashable {
+        let skill: String
+        let caller: String
+    }
 
     init(config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String]) {
         (self.config, self.paths) = (config, paths)
@@ -18,7 +23,8 @@ final class CallContext: Sendable {
     }
 
     /// The `context_json` a skill receives: its config section, data folder, locale, time zone, now,
-    /// caller. Everything but "now" is fixed per skill and caller, so it is built once and reused.
+    /// caller. Everything but "now" is fixed per skill and caller, and "now" changes once a second, so
+    /// a call costs a lookup; the text is built again only when the second changed.
     func json(for skill: RegisteredSkill, caller: Caller, situation: CallSituation? = nil) -> String {
         if let situation {
             return JSON.object(JSONObject([
@@ -30,22 +36,23 @@ final class CallContext: Sendable {
                 ("now", .string(situation.now)),
             ])).serialized
         }
-        let prefix: String
-        if let p = contextPrefixes.withLock({ $0[skill.id]?[caller.kind] }) {
-            prefix = p
-        } else {
-            let o = JSONObject([
+        let now = clock.now()
+        let key = CacheKey(skill: skill.id, caller: caller.kind)
+        let hit = cache.withLock { $0[key] }
+        if let hit, hit.now == now { return hit.text }
+        let prefix = hit?.prefix ?? {
+            let text = JSON.object(JSONObject([
                 ("config", config.skills[skill.id] ?? .object(JSONObject())),
                 ("dataDir", .string(paths.dataDir + "/" + skill.id)),
                 ("locale", .string(settings.locale)),
                 ("timeZone", .string(settings.timeZone)),
                 ("caller", .string(caller.kind)),
-            ])
-            let text = JSON.object(o).serialized
-            prefix = String(text.dropLast()) + ",\"now\":"
-            contextPrefixes.withLock { $0[skill.id, default: [:]][caller.kind] = prefix }
-        }
-        return prefix + JSON.quote(clock.now()) + "}"
+            ])).serialized
+            return String(text.dropLast()) + ",\"now\":"
+        }()
+        let text = prefix + JSON.quote(now) + "}"
+        cache.withLock { $0[key] = (prefix, now, text) }
+        return text
     }
 }
 

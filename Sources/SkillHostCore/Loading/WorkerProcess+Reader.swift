@@ -13,12 +13,14 @@ extension WorkerProcess {
     // MARK: - Reader thread
 
     func readLoop() {
+        CallExecutor.shared.adoptCurrentThread(inline)
         var reader = FrameReader()
         var chunk = [UInt8](repeating: 0, count: 65536)
         var outputOpen = true
         var exited = false
         var channelOpen = true
         reading: while channelOpen {
+            inline.drain()  // a call resumed inline by the frames just read
             var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: exited ? -1 : wake.read, events: Int16(POLLIN), revents: 0)]
@@ -70,6 +72,8 @@ extension WorkerProcess {
         exitSignal.wait()
         if outputOpen { _ = drainOutput(&chunk) }
         finalize()
+        inline.drain()
+        CallExecutor.shared.leaveCurrentThread()
     }
 
     /// SIGKILL if the worker has not exited yet (it closed its channel, or broke the protocol).
@@ -178,8 +182,9 @@ extension WorkerProcess {
                                            message: f.string("message"),
                                            resultProblem: f.string("resultProblem") ?? (text == nil ? nil : "is not JSON"))
             }
-            if let w = state.withLock({ $0.calls.removeValue(forKey: id) }) {
-                w.resolve(.success(completion))
+            let (waiter, alone) = state.withLock { s in (s.calls.removeValue(forKey: id), s.calls.isEmpty && s.probes.isEmpty) }
+            if let w = waiter {
+                inline.resuming(alone: alone) { w.resolve(.success(completion)) }
             } else {
                 HostLog.warning("skill \(skill.id) completed a call after the host stopped waiting; the late result was dropped")
             }

@@ -61,6 +61,10 @@ final class WorkerProcess: Sendable {
     let onEnd: @Sendable (WorkerProcess, WorkerDeath) -> Void
     /// Where the reader counts what the worker reports beyond completions (shared with the owner).
     let events: WorkerEvents
+    /// Lets a reply resume its call on the reader thread (see `CallExecutor`). Reader thread only.
+    let inline = InlineSlot()
+    /// The reader thread's stack: a main thread's, because a call resumed inline runs its caller's code there.
+    static let readerStackSize = 8 << 20
 
     private init(skill: RegisteredSkill, settings: WorkerSettings, pid: pid_t, socket: Int32, outputFD: Int32,
                  wake: (Int32, Int32), events: WorkerEvents, onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) {
@@ -120,7 +124,7 @@ final class WorkerProcess: Sendable {
         for fd in [pair.0, out.read, wake.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         let w = WorkerProcess(skill: skill, settings: settings, pid: pid, socket: pair.0, outputFD: out.read, wake: wake, events: events, onEnd: onEnd)
         LiveWorkers.add(w)
-        guard startDetachedThread({ w.watch() }), startDetachedThread({ w.readLoop() }) else {
+        guard startDetachedThread({ w.watch() }), startDetachedThread(stackSize: readerStackSize, { w.readLoop() }) else {
             // Without its threads nobody would reap it; this is as bad as it gets, but stay clean.
             _ = kill(-pid, SIGKILL)
             var status: Int32 = 0

@@ -11,13 +11,44 @@ public enum Isolation: String, Sendable {
 }
 
 /// A skill the registry knows, with the file it came from.
+///
+/// A value whose fields live in one shared, immutable box: every call passes the skill (and the
+/// bindings that hold it) through many stages, and a copy must cost one reference count, not one
+/// per string of the identity. Setting a field makes a new box (copy on write).
 public struct RegisteredSkill: Sendable {
-    public var summary: SkillSummary
+    private final class Box: Sendable {
+        let summary: SkillSummary
+        let manifestText: [UInt8]
+        let file: SkillFile
+        let isolation: Isolation
+        init(_ summary: SkillSummary, _ manifestText: [UInt8], _ file: SkillFile, _ isolation: Isolation) {
+            (self.summary, self.manifestText, self.file, self.isolation) = (summary, manifestText, file, isolation)
+        }
+    }
+    private var box: Box
+
+    public init(summary: SkillSummary, manifestText: [UInt8], file: SkillFile, isolation: Isolation) {
+        box = Box(summary, manifestText, file, isolation)
+    }
+
+    public var summary: SkillSummary {
+        _read { yield box.summary }
+        set { box = Box(newValue, box.manifestText, box.file, box.isolation) }
+    }
     /// The full manifest as JSON text, parsed only when someone needs more than the summary.
-    public var manifestText: [UInt8]
-    public var file: SkillFile
-    public var isolation: Isolation
-    public var id: String { summary.id }
+    public var manifestText: [UInt8] {
+        _read { yield box.manifestText }
+        set { box = Box(box.summary, newValue, box.file, box.isolation) }
+    }
+    public var file: SkillFile {
+        _read { yield box.file }
+        set { box = Box(box.summary, box.manifestText, newValue, box.isolation) }
+    }
+    public var isolation: Isolation {
+        get { box.isolation }
+        set { box = Box(box.summary, box.manifestText, box.file, newValue) }
+    }
+    public var id: String { box.summary.identity.id }
 
     /// The full manifest (schemas, keywords, examples), parsed from `manifestText`.
     public func manifest() -> SkillManifest? {
