@@ -7,6 +7,12 @@
 /// nesting is limited as `JSONLimits` says (the same limits the host uses). So a value this scanner accepts and the worker embeds raw in a
 /// frame never makes the host reject the frame. Stateless; safe from any thread.
 public enum JSONScan {
+    /// One member of an object: its key (unescaped) and the byte range of its value.
+    public struct Member: Sendable {
+        public let key: String
+        public let value: Range<Int>
+    }
+
     /// True when `bytes` hold exactly one JSON value, with optional white space around it, nested at
     /// most `maxDepth` levels.
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.maxDepth) -> Bool {
@@ -23,11 +29,12 @@ public enum JSONScan {
     /// The members of the top-level object in `bytes`: each key (unescaped) with the byte range of its
     /// value (white space trimmed). Nil when `bytes` is not one valid JSON object.
     /// Nesting is limited to `maxDepth` levels counting the object itself (a frame's: `JSONLimits.frameDepth`).
-    public static func members(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) -> [(key: String, value: Range<Int>)]? {
+    public static func members(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) -> [Member]? {
         var i = skipSpace(bytes, 0)
         guard i < bytes.count, bytes[i] == 0x7b else { return nil }
         i += 1
-        var out: [(key: String, value: Range<Int>)] = []
+        var out: [Member] = []
+        out.reserveCapacity(8)
         i = skipSpace(bytes, i)
         if i < bytes.count && bytes[i] == 0x7d {
             return skipSpace(bytes, i + 1) == bytes.count ? out : nil
@@ -40,7 +47,7 @@ public enum JSONScan {
             guard i < bytes.count, bytes[i] == 0x3a else { return nil }
             i = skipSpace(bytes, i + 1)
             guard let valueEnd = skipValue(bytes, i, depth: 1, limit: maxDepth) else { return nil }
-            out.append((key, i..<valueEnd))
+            out.append(Member(key: key, value: i..<valueEnd))
             i = skipSpace(bytes, valueEnd)
             guard i < bytes.count else { return nil }
             if bytes[i] == 0x2c { i += 1; continue }
@@ -54,7 +61,10 @@ public enum JSONScan {
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         guard range.count >= 2, bytes[range.lowerBound] == 0x22, bytes[range.upperBound - 1] == 0x22 else { return nil }
         let text = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
-        if !text.contains(0x5c) { return String(validating: text, as: UTF8.self) }  // no escapes: no copy
+        // No escapes: read in place. ASCII (every key, most values) needs no UTF-8 validation.
+        if !text.contains(0x5c) {
+            return text.allSatisfy { $0 < 0x80 } ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var i = range.lowerBound + 1

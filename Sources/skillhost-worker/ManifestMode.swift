@@ -1,9 +1,19 @@
-// `skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...` — see main.swift. For each file, in order:
-// check descriptor FD (which the host opened and checked) against the identity the host recorded, load
-// it (SkillLoading: dlopen of /proc/self/fd/FD, never the path), call its entry, and write one line of
-// JSON describing what the skill declares to file descriptor 3 (the host's result pipe). Each line is
-// built as bytes straight from the skill's C strings. Descriptors are never closed: glibc would match
-// a later /proc/self/fd/N against the image first loaded under that name (see SkillImage).
+// `skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...` — see main.swift. Two passes over the files:
+// first each descriptor FD (which the host opened and checked) is checked against the identity the host
+// recorded and loaded (SkillLoading: dlopen of /proc/self/fd/FD, never the path), which runs the file's
+// static initializers; then each loaded file's entry is called and one line of JSON describing what the
+// skill declares is written to file descriptor 3 (the host's result pipe). Lines are built as bytes
+// straight from the skill's C strings. Descriptors are never closed: glibc would match a later
+// /proc/self/fd/N against the image first loaded under that name (see SkillImage).
+//
+// Why two passes: loading an image that contains Swift registers its protocol conformances, and the
+// Swift runtime then forgets every conformance lookup it had cached. A Swift skill's entry makes such
+// lookups (generic types built from mangled names), so loading and describing one file after the other
+// made every entry rescan the conformances of every image loaded so far — quadratic in the number of
+// files (200 Swift copies: 300 ms of CPU, 75 of it in the conformance scan). Loading all first and then
+// calling the entries scans once. Which file a crash or a hang belongs to stays exact: pass one writes
+// `{"file":…,"status":"loaded"}` after each load, so the host knows which step of which file was
+// running when the process died or stalled (see ManifestReader).
 import Glibc
 import SkillABI
 import SkillLoading
@@ -109,17 +119,30 @@ func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
     l.raw("}")
 }
 
-func manifest(of path: String, spec: String) -> Line {
+/// Pass one for one file: checks descriptor `spec` against the identity the host recorded and loads it
+/// (its static initializers run). The handle, or the refusal line that is this file's answer.
+func load(_ path: String, spec: String) -> Result<UnsafeMutableRawPointer, SkillLoadError> {
+    guard let (fd, identity) = DescriptorIdentity.descriptorSpec(spec) else {
+        return .failure(SkillLoadError(.loadFailed, "the scan process was given \"\(spec)\" for \"\(path)\"; expected FD:DEV:INO:SIZE:MTIME"))
+    }
+    return CheckedSkillFile.adopt(fd: fd, path: path, expected: identity).flatMap { SkillImage.load($0) }
+}
+
+/// `{"file":PATH,"status":"loaded"}`: pass one loaded `path` (the host's progress mark, not an answer).
+func loadedLine(_ path: String) -> Line {
     var l = Line()
     l.raw("{")
     l.key("file"); l.quoted(path)
-    guard let (fd, identity) = DescriptorIdentity.descriptorSpec(spec) else {
-        return refused(SkillLoadError(.loadFailed, "the scan process was given \"\(spec)\" for \"\(path)\"; expected FD:DEV:INO:SIZE:MTIME"), into: &l)
-    }
-    let loaded = CheckedSkillFile.adopt(fd: fd, path: path, expected: identity)
-        .flatMap { SkillImage.load($0) }
-        .flatMap { SkillImage.entry($0, path: path) }
-    switch loaded {
+    l.key("status"); l.raw("\"loaded\"}")
+    return l
+}
+
+/// Pass two for one loaded file: calls its entry and describes what it declares (the file's answer).
+func manifest(of path: String, handle: UnsafeMutableRawPointer) -> Line {
+    var l = Line()
+    l.raw("{")
+    l.key("file"); l.quoted(path)
+    switch SkillImage.entry(handle, path: path) {
     case .failure(let e):
         return refused(e, into: &l)
     case .success(let skill):
@@ -128,6 +151,14 @@ func manifest(of path: String, spec: String) -> Line {
         l.raw("}")
         return l
     }
+}
+
+/// The answer line for a file refused in pass one.
+func refusedLine(_ path: String, _ e: SkillLoadError) -> Line {
+    var l = Line()
+    l.raw("{")
+    l.key("file"); l.quoted(path)
+    return refused(e, into: &l)
 }
 
 /// `"status":"refused"` with the loader's reason, message and hint, closing the line's object.
@@ -140,15 +171,27 @@ func refused(_ e: SkillLoadError, into l: inout Line) -> Line {
     return l
 }
 
-/// `skillhost-worker manifest FD:IDENTITY FILE ...`: one line per file, in order, then exit 0.
+/// `skillhost-worker manifest FD:IDENTITY FILE ...`: pass one loads every file in order (a refusal is
+/// that file's answer line, a load a `loaded` line), pass two answers for every loaded file in order;
+/// then exit 0.
 func runManifestMode(_ args: ArraySlice<String>) -> Never {
     // Pairs: FD:DEV:INO:SIZE:MTIME, then the path (which names the file and is what the sandbox allows).
     let pairs = stride(from: args.startIndex, to: args.endIndex, by: 2).map { i in
         (spec: args[i], path: i + 1 < args.endIndex ? args[i + 1] : "")
     }
     Sandbox.applyForScan(files: pairs.map(\.path))
+    var loaded: [(path: String, handle: UnsafeMutableRawPointer)] = []
+    loaded.reserveCapacity(pairs.count)
     for (spec, path) in pairs {
-        manifest(of: path, spec: spec).emit()
+        switch load(path, spec: spec) {
+        case .failure(let e): refusedLine(path, e).emit()
+        case .success(let handle):
+            loaded.append((path, handle))
+            loadedLine(path).emit()
+        }
+    }
+    for (path, handle) in loaded {
+        manifest(of: path, handle: handle).emit()
     }
     exit(0)
 }

@@ -1,11 +1,12 @@
 // skillhost-worker — runs skill code outside the host process. Started by skillhost, not by hand.
 //
 //   skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...
-//       For each file, in order: load descriptor FD (opened and checked by the host; FILE names it in
-//       messages), call its entry, and write one line of JSON describing what
-//       the skill declares to file descriptor 3 (the host's result pipe). The host runs this with a
-//       deadline: a skill whose initializer crashes or hangs kills or stalls only this process, and
-//       the host knows which file did it because results arrive in order. (ManifestMode.swift)
+//       First loads every descriptor FD in order (opened and checked by the host; FILE names it in
+//       messages), writing a "loaded" line (or the file's refusal) after each, then calls each loaded
+//       file's entry in order and writes one line of JSON describing what the skill declares, all to
+//       file descriptor 3 (the host's result pipe). The host runs this with a deadline per step: a
+//       skill whose initializer or entry crashes or hangs kills or stalls only this process, and the
+//       host knows which file and step did it because lines arrive in order. (ManifestMode.swift)
 //
 //   skillhost-worker serve FILE --id ID --fd N --identity DEV:INO:SIZE:MTIME [--memory-mb N] [--open-files N] [--cpu-seconds N] [--parallel-invokes]
 //       Loads one skill from descriptor N (opened and checked by the host) and serves the host's calls over file descriptor 3, a socketpair, with the

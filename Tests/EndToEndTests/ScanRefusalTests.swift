@@ -205,6 +205,29 @@ final class ScanRefusalTests: EndToEndTestCase {
         XCTAssertEqual((slow as? [String: Any])?["sleptMs"] as? Int, 1)
     }
 
+    /// The scan process loads every file first, then calls the entries (ManifestMode.swift): a crash in
+    /// a static initializer (pass one) and a crash in skillhost_entry (pass two) are each blamed on their
+    /// own file, naming the step, and the files loaded before and after them still register.
+    func testCrashesInInitializerAndInEntryAreEachBlamedOnTheirOwnFileAndTheOthersRegister() throws {
+        try addSkill("echo_c.so")
+        let entryCrash = try addSkill("entry_crash.so")
+        let initCrash = try addSkill("init_crash.so")
+        try addSkill("slow.so")
+        let list = try listAll()
+        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }), ["test.fixture.echo", "test.fixture.slow"], list.result.summary)
+        XCTAssertEqual(list.refused.count, 2, list.result.summary)
+        let e = try XCTUnwrap(list.refused.first("file", entryCrash), list.result.summary)
+        XCTAssertEqual(e["reason"] as? String, "crashed_during_scan", "\(e)")
+        let em = e["message"] as? String ?? ""
+        XCTAssertTrue(em.contains("in skillhost_entry") && em.contains("SIGSEGV"), "names the step and the signal: \(em)")
+        let i = try XCTUnwrap(list.refused.first("file", initCrash), list.result.summary)
+        XCTAssertEqual(i["reason"] as? String, "crashed_during_scan", "\(i)")
+        let im = i["message"] as? String ?? ""
+        XCTAssertTrue(im.contains("while loading (its static initializers)") && im.contains("SIGSEGV"), "names the step and the signal: \(im)")
+        try assertEchoStillServes()
+        _ = try assertInvokeOK(invoke("fixture.slow", #"{"ms":1}"#), skill: "test.fixture.slow")
+    }
+
     // MARK: - Permissions
 
     func testWorldWritableSkillFileIsRefusedAsInsecureWithChmodHint() throws {

@@ -186,8 +186,10 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         func slow(_ ms: Int) -> InvokeRequest { InvokeRequest(intent: "fixture.slow", input: #"{"ms":\#(ms)}"#, caller: .automation, timeoutMs: 5000) }
         guard case .success = await h.invoke(slow(0)) else { return XCTFail("warm-up failed") }
 
+        // 100 ms: the reply must come after the call suspended (a reply that is there before the wait
+        // begins is taken at once, on the calling thread, with no resumption at all).
         let alone = await Task.detached(executorPreference: CallExecutor.shared) { () -> (Bool, Bool) in
-            let r = await h.invoke(slow(0))
+            let r = await h.invoke(slow(100))
             return (r.isSuccess, CallExecutor.shared.onReaderThread)
         }.value
         XCTAssertTrue(alone.0)

@@ -137,4 +137,19 @@ final class PolicyTests: XCTestCase {
         XCTAssertEqual(schema.redacted(input).serialized,
                        #"{"user":"ada","password":"[redacted]","auth":{"token":"[redacted]"},"keys":[{"k":"[redacted]"},{"k":"[redacted]"}]}"#)
     }
+
+    /// The audit line's input: a schema with no secret anywhere gives the value back as it is; one with a
+    /// secret deep in a branch still redacts it; long strings are shortened, short ones kept.
+    func testRedactionAndShorteningOnlyTouchWhatTheyMust() throws {
+        let plain = try JSONSchema(try JSON.parse(#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}"#))
+        let value = try JSON.parse(#"{"a":["x","y"],"b":{"c":1}}"#)
+        XCTAssertEqual(plain.redacted(value), value)
+        let branchy = try JSONSchema(try JSON.parse(#"{"type":"object","additionalProperties":{"anyOf":[{"type":"number"},{"type":"string","secret":true}]}}"#))
+        XCTAssertEqual(branchy.redacted(try JSON.parse(#"{"p":"s3cret"}"#)).serialized, #"{"p":"[redacted]"}"#)
+        XCTAssertEqual(AuditLog.shortened(value), value)
+        let long = String(repeating: "é", count: 200)
+        let shortened = AuditLog.shortened(.object(JSONObject([("k", .array([.string(long), .string("ok")]))])))
+        XCTAssertEqual(shortened["k"]?.arrayValue?[1], .string("ok"))
+        XCTAssertEqual(shortened["k"]?.arrayValue?[0].stringValue?.hasSuffix("…, 400 bytes"), true)
+    }
 }

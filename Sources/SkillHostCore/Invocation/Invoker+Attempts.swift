@@ -149,7 +149,7 @@ extension Invoker {
                                        hint: "a bug in the skill: report it to its vendor (\(skill.summary.vendor))", skillID: skill.id))
             }
         }
-        return .success(InvokeSuccess(intent: binding.intent.address, skillID: skill.id, skillVersion: skill.summary.version.description,
+        return .success(InvokeSuccess(intent: binding.intent.address, skillID: skill.id, skillVersion: skill.versionText,
                                       result: result, message: raw.message, durationMs: elapsed))
     }
 

@@ -34,7 +34,7 @@ extension Invoker {
         let success = try? outcome.get()
         if let b = record.binding {
             l.key("skill"); l.quoted(success?.skillID ?? b.skill.id)
-            l.key("version"); l.quoted(success?.skillVersion ?? b.skill.summary.version.description)
+            l.key("version"); l.quoted(success?.skillVersion ?? b.skill.versionText)
         }
         l.key("decision"); l.quoted(record.decision?.name ?? "none")
         switch outcome {

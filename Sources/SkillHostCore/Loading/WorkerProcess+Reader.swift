@@ -212,7 +212,7 @@ extension WorkerProcess {
 /// The members of one frame from a worker, found in place (`JSONScan.members`), read on demand.
 private struct Fields {
     let frame: UnsafeBufferPointer<UInt8>
-    let members: [(key: String, value: Range<Int>)]
+    let members: [JSONScan.Member]
 
     init?(_ frame: UnsafeBufferPointer<UInt8>) {
         guard let m = JSONScan.members(frame) else { return nil }

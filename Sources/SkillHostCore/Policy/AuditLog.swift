@@ -150,11 +150,21 @@ final class AuditLog: Sendable {
     /// `v` with strings longer than 256 characters cut ("…, N bytes"), so a huge input does not
     /// become a huge audit line.
     static func shortened(_ v: JSON) -> JSON {
+        guard needsShortening(v) else { return v }  // the usual case: no copy
         switch v {
         case .string(let s) where s.utf8.count > 256: return .string(String(s.prefix(200)) + "…, \(s.utf8.count) bytes")
         case .array(let a): return .array(a.map(shortened))
         case .object(let o): return .object(JSONObject(o.map { ($0.key, shortened($0.value)) }))
         default: return v
+        }
+    }
+
+    private static func needsShortening(_ v: JSON) -> Bool {
+        switch v {
+        case .string(let s): return s.utf8.count > 256
+        case .array(let a): return a.contains(where: needsShortening)
+        case .object(let o): return o.contains { needsShortening($0.value) }
+        default: return false
         }
     }
 

@@ -21,8 +21,10 @@ public struct RegisteredSkill: Sendable {
         let manifestText: [UInt8]
         let file: SkillFile
         let isolation: Isolation
+        let versionText: String
         init(_ summary: SkillSummary, _ manifestText: [UInt8], _ file: SkillFile, _ isolation: Isolation) {
             (self.summary, self.manifestText, self.file, self.isolation) = (summary, manifestText, file, isolation)
+            versionText = summary.identity.version.description
         }
     }
     private var box: Box
@@ -49,6 +51,8 @@ public struct RegisteredSkill: Sendable {
         set { box = Box(box.summary, box.manifestText, box.file, newValue) }
     }
     public var id: String { box.summary.identity.id }
+    /// The skill's version as text ("1.2.0"), formatted once.
+    public var versionText: String { box.versionText }
 
     /// The full manifest (schemas, keywords, examples), parsed from `manifestText`.
     public func manifest() -> SkillManifest? {

@@ -7,11 +7,15 @@ import SkillLoading
 ///
 /// The child loads the descriptors the host opened and checked (`CheckedSkillFile`), handed to it as
 /// fd 4, 5, …, never the paths; it checks each against the identity the host recorded first.
-/// One child reads a batch of up to `batchSize` files (one process start for N files). The child answers in order, one
-/// line per file; if it dies, the file it was reading is the one after the last answer: that file
-/// is recorded as crashed (with the signal and the child's last stderr lines) and a new child goes
-/// on with the rest. If no answer arrives within `deadline` for one file, the child is killed and the
-/// file recorded as timed out. Not thread-safe; call from one thread.
+/// One child reads a batch of up to `batchSize` files (one process start for N files), in two passes
+/// (see ManifestMode.swift for why): it loads every file in order, writing `"status":"loaded"` after
+/// each load (or the file's refusal, which is its answer), then calls every loaded file's entry in
+/// order, writing each file's answer. Each step (one load, one entry) has `deadline` to finish.
+/// If the child dies, the step it was on is known from those lines — the first file not yet loaded
+/// while pass one lasts, else the first loaded file without an answer — and that file alone is
+/// recorded as crashed (with the signal, the step, and the child's last stderr lines); a new child goes
+/// on with every file still without an answer. A step that overruns the deadline is handled the same
+/// way, as timed out, after the child is killed. Not thread-safe; call from one thread.
 struct ManifestReader {
     var workerPath: String
     /// How long one file may take to load and describe itself.
@@ -62,27 +66,30 @@ struct ManifestReader {
                 for f in pending { deliver(f.path, .refused(Refusal(file: f.path, reason: .loadFailed, message: error.message, hint: error.hint))) }
                 return
             }
+            var progress = Progress(pending)
             var buffer: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)
-            var fileStart = ContinuousClock.now
+            var stepStart = ContinuousClock.now
             var ended = false
-            while !pending.isEmpty && !ended {
-                let remaining = deadline - (ContinuousClock.now - fileStart)
+            while !progress.finished && !ended {
+                let remaining = deadline - (ContinuousClock.now - stepStart)
                 let ms = max(0, Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
                 var fds = [pollfd(fd: child.resultFD, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: child.stderrFD, events: Int16(POLLIN), revents: 0)]
                 let r = poll(&fds, 2, ms)
                 if r < 0 && errno == EINTR { continue }
                 if r == 0 {
-                    // Deadline for pending.first passed.
-                    let f = pending.removeFirst().path
+                    // The deadline of the current step passed.
+                    let (_, f, loading) = progress.current!
+                    progress.answer()
                     child.signal(SIGKILL)
                     child.wait()
                     let secs = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+                    let step = loading ? "finish loading" : "return from skillhost_entry"
                     deliver(f, .refused(Refusal(
                         file: f, reason: .timedOut,
-                        message: "\"\(f)\" did not finish loading within \(TimeText.oneDecimal(secs)) s while its manifest was read (its initializer hangs or is very slow)",
-                        hint: "fix the skill's static initializers; on a slow machine raise the deadline with --scan-timeout MS and `touch` the file to have it read again")))
+                        message: "\"\(f)\" did not \(step) within \(TimeText.oneDecimal(secs)) s while its manifest was read (its \(loading ? "initializer hangs" : "entry function hangs") or is very slow)",
+                        hint: "fix the skill's \(loading ? "static initializers" : "skillhost_entry"); on a slow machine raise the deadline with --scan-timeout MS and `touch` the file to have it read again")))
                     ended = true
                     break
                 }
@@ -92,13 +99,14 @@ struct ManifestReader {
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 {
                     let status = child.wait()
-                    if let f = pending.first?.path {
-                        pending.removeFirst()
+                    if let (_, f, loading) = progress.current {
+                        progress.answer()
                         let tail = child.lastStderrLines()
+                        let step = loading ? "while loading (its static initializers)" : "in skillhost_entry (after its static initializers had run)"
                         deliver(f, .refused(Refusal(
                             file: f, reason: .crashedDuringScan,
-                            message: "\"\(f)\" crashed while loading (its static initializer or skillhost_entry): the scan process was \(waitStatusDescription(status))" + (tail.isEmpty ? "" : "; it last wrote: \(tail)"),
-                            hint: "fix the skill's static initializers or skillhost_entry; to see where it crashes, load it under a debugger: gdb --args python3 -c 'import ctypes; ctypes.CDLL(\"\(f)\")'")))
+                            message: "\"\(f)\" crashed \(step): the scan process was \(waitStatusDescription(status))" + (tail.isEmpty ? "" : "; it last wrote: \(tail)"),
+                            hint: "fix the skill's \(loading ? "static initializers" : "skillhost_entry"); to see where it crashes, load it under a debugger: gdb --args python3 -c 'import ctypes; ctypes.CDLL(\"\(f)\")\(loading ? "" : ".skillhost_entry()")'")))
                     }
                     ended = true
                     break
@@ -110,18 +118,60 @@ struct ManifestReader {
                 while let nl = buffer[consumed...].firstIndex(of: 0x0a) {
                     let line = Array(buffer[consumed..<nl])
                     consumed = nl + 1
-                    guard let f = pending.first?.path else { break }
-                    pending.removeFirst()
-                    fileStart = .now
-                    if let json = try? JSON.parse(line), json["file"]?.stringValue == f {
-                        deliver(f, .report(json))
-                    } else {
+                    guard let (_, f, loading) = progress.current else { break }
+                    stepStart = .now
+                    guard let json = try? JSON.parse(line), json["file"]?.stringValue == f else {
+                        progress.answer()
                         deliver(f, .refused(Refusal(file: f, reason: .loadFailed,
                                                       message: "the scan process answered something unreadable for \"\(f)\"")))
+                        continue
+                    }
+                    if loading && json["status"]?.stringValue == "loaded" {
+                        progress.loaded()
+                    } else {
+                        progress.answer()
+                        deliver(f, .report(json))
                     }
                 }
             }
             if !ended { child.wait() }
+            pending = pending.enumerated().filter { !progress.answered.contains($0.offset) }.map(\.element)[...]
+        }
+    }
+
+    /// Where one scan process is, by position in its batch: which files it has loaded (pass one) and
+    /// which have their answer. Its `current` step is the first file neither loaded nor answered while
+    /// pass one lasts, then the first loaded file without an answer.
+    struct Progress {
+        private let paths: [String]
+        private var nextLoad = 0
+        private var loadedOrder: [Int] = []
+        private var nextAnswer = 0
+        private(set) var answered: Set<Int> = []
+
+        init(_ items: ArraySlice<Item>) { paths = items.map(\.path) }
+
+        /// The file the process is working on (position, path), and whether it is being loaded (pass
+        /// one) or asked for its entry (pass two); nil when every file has its answer.
+        var current: (index: Int, path: String, loading: Bool)? {
+            if nextLoad < paths.count { return (nextLoad, paths[nextLoad], true) }
+            if nextAnswer < loadedOrder.count { return (loadedOrder[nextAnswer], paths[loadedOrder[nextAnswer]], false) }
+            return nil
+        }
+
+        var finished: Bool { current == nil }
+
+        /// The current file of pass one is loaded.
+        mutating func loaded() {
+            loadedOrder.append(nextLoad)
+            nextLoad += 1
+        }
+
+        /// The current file has its answer.
+        mutating func answer() {
+            guard let c = current else { return }
+            answered.insert(c.index)
+            if c.loading { nextLoad += 1 } else { nextAnswer += 1 }
         }
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// What the scanner learned about each file, keyed by absolute path and valid while the file's
@@ -53,8 +52,7 @@ struct ScanCache {
     init(path: String, hostSignature: String) {
         self.path = path
         self.hostSignature = hostSignature
-        guard let data = FileManager.default.contents(atPath: path) else { return }
-        let bytes = [UInt8](data)
+        guard let bytes = StateFile(path: path).read() else { return }
         guard let nl1 = bytes.firstIndex(of: 0x0a), let nl = bytes[(nl1 + 1)...].firstIndex(of: 0x0a) else { dirty = true; return }
         let header = String(decoding: bytes[..<nl1], as: UTF8.self).split(separator: " ")
         guard header.count == 3, header[0] == Self.magic, header[1] == "\(Self.formatVersion)" else { dirty = true; return }
@@ -155,14 +153,14 @@ struct ScanCache {
         out.append(contentsOf: indexText)
         out.append(0x0a)
         out.append(contentsOf: blob)
-        do {
-            try makeDirectories(PathText.directory(of: path))
-            let tmp = path + ".tmp.\(getpid())"
-            try Data(out).write(to: URL(fileURLWithPath: tmp))
-            guard rename(tmp, path) == 0 else { return "cannot replace \(path): \(String(cString: strerror(errno)))" }
+        // Plain system calls (StateFile: a temporary file, then rename): Foundation's directory and
+        // file writing cost a cold scan of 200 files 2.5 ms of CPU.
+        do throws(StateFile.Failure) {
+            try StateFile.makeFolder(PathText.directory(of: path))
+            try StateFile(path: path).store(out)
             return nil
         } catch {
-            return "cannot write the scan cache \(path): \(error)"
+            return "cannot write the scan cache: \(error)"
         }
     }
 }

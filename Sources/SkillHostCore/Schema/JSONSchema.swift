@@ -30,6 +30,9 @@ public final class JSONSchema: @unchecked Sendable {
     /// redacted, wherever it sits (a property, an `items`, an `additionalProperties`, a branch of
     /// `allOf` / `anyOf` / `oneOf`).
     let isSecret: Bool
+    /// Whether anything this schema describes can be redacted (itself or any schema inside it is
+    /// secret): when not, `redacted` returns the value as it is, without walking it.
+    let mayRedact: Bool
 
     enum Additional: Sendable { case allowed, forbidden, schema(JSONSchema) }
 
@@ -138,12 +141,17 @@ public final class JSONSchema: @unchecked Sendable {
             let p = o["properties"]?[name]
             return p?["secret"]?.boolValue == true || p?["writeOnly"]?.boolValue == true ? name : nil
         })
+        var inner = properties.map(\.1) + anyOf + oneOf + allOf
+        if let items { inner.append(items) }
+        if case .schema(let a) = additional { inner.append(a) }
+        mayRedact = isSecret || !secretProperties.isEmpty || inner.contains { $0.mayRedact }
     }
 
     /// `value` with every part that this schema, or any schema inside it, marks secret replaced by
     /// "[redacted]": through `properties`, `additionalProperties`, `items`, and every branch of
     /// `allOf`, `anyOf` and `oneOf` (a secret in any branch is redacted whichever branch matched).
     public func redacted(_ value: JSON) -> JSON {
+        guard mayRedact else { return value }
         if isSecret { return .string("[redacted]") }
         var out = value
         switch value {

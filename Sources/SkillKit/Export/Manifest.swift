@@ -43,7 +43,7 @@ enum Manifest {
 
     private static func cIntent(_ intent: SkillIntent, warnings: inout [String]) -> skh_intent {
         for (label, schema) in [("inputSchema", intent.inputSchema), ("outputSchema", intent.outputSchema)] {
-            if let schema, !(SkillJSON.object(Array(schema.utf8)) is [String: Any]) {
+            if let schema, !JSONObjectCheck.isObject(schema) {
                 warnings.append("intent \(intent.name): \(label) is not a JSON object")
             }
         }
@@ -88,8 +88,8 @@ enum Manifest {
         for example in intent.examples {
             var members: [String] = []
             if let input = example.input {
-                if SkillJSON.object(Array(input.utf8)) is [String: Any] {
-                    members.append("\"input\":" + input.trimmingCharacters(in: .whitespacesAndNewlines))
+                if JSONObjectCheck.isObject(input) {
+                    members.append("\"input\":" + JSONObjectCheck.trimmed(input))
                 } else {
                     warnings.append("intent \(intent.name): example \(SkillJSON.quote(example.text)) has an input that is not a JSON object; left out")
                 }
