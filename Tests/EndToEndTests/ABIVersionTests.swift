@@ -20,7 +20,7 @@ extension ScanRefusalTests {
 
         let result = try XCTUnwrap(try assertInvokeOK(invoke("fixture.abi10.hello", "{}"), skill: "test.fixture.abi10") as? [String: Any])
         XCTAssertEqual(result["abiBuilt"] as? String, "1.0")
-        XCTAssertEqual(result["hostMinor"] as? Int, 2, "the skill sees the host's minor")
+        XCTAssertEqual(result["hostMinor"] as? Int, 3, "the skill sees the host's minor")
         XCTAssertEqual(result["hostStructSize"] as? Int, 72, "and a host table larger than the 1.0 one (64 bytes), which it only reads a prefix of")
         XCTAssertEqual(result["intent"] as? String, "fixture.abi10.hello", "version-1 intents are called by their bare name")
     }
