@@ -24,3 +24,9 @@ _Static_assert(sizeof(skh_skill) == 136, "skh_skill 1.2 is 136 bytes");
 _Static_assert(offsetof(skh_permissions, network) == 8, "skh_permissions starts with its size and flags");
 _Static_assert(sizeof(skh_permissions) == 40, "skh_permissions 1.2 is 40 bytes");
 #endif
+
+/* The 1.3 field of skh_intent starts where the 1.1 struct ended (LP64 size of 1.1 and 1.2: 80). */
+#if defined(__LP64__)
+_Static_assert(offsetof(skh_intent, feeds) == 80, "1.3 fields of skh_intent follow the 1.2 layout");
+_Static_assert(sizeof(skh_intent) == 88, "skh_intent 1.3 is 88 bytes");
+#endif

@@ -27,6 +27,9 @@ public struct SkillIntent: Sendable {
     /// schemas or the meaning ships as a second `SkillIntent` with the same name and `version + 1`, the
     /// old one kept; callers address `"name@2"`, and a bare `"name"` reaches the highest version.
     public var version: Int
+    /// Intents this one's result can feed, for the agent engine (ABI 1.3, `skh_intent.feeds`): after
+    /// this intent runs, `skillhost ask` may run each with input fields taken from this result.
+    public var feeds: [SkillFeed]
     /// How the host addresses this intent, and what `SkillInput.intent` holds for it: `"name"` for
     /// version 1, `"name@N"` after.
     public var address: String { version <= 1 ? name : "\(name)@\(version)" }
@@ -34,8 +37,9 @@ public struct SkillIntent: Sendable {
     public init(name: String, description: String, inputSchema: String, outputSchema: String? = nil,
                 flags: IntentFlags = [], surfaces: Surfaces = .all, priority: Int32 = 0,
                 confidence: Double = 1.0, keywords: [String: [String]] = [:], examples: [SkillExample] = [],
-                version: Int = 1) {
+                version: Int = 1, feeds: [SkillFeed] = []) {
         self.name = name
+        self.feeds = feeds
         self.version = version
         self.description = description
         self.inputSchema = inputSchema
@@ -64,6 +68,28 @@ public struct SkillExample: Sendable, Equatable {
         self.text = text
         self.input = input
     }
+}
+
+/// A chain rule an intent declares: after it, the agent engine may run `intent` with each input field
+/// taken from this intent's result — the values at `path` (dotted, `[*]` for every array element)
+/// reduced to one day:
+///
+///     SkillFeed(intent: "calendar.events.list", fields: [
+///         "from": .init(path: "messages[*].event.start", pick: .earliestDay),
+///         "to": .init(path: "messages[*].event.start", pick: .latestDay)])
+public struct SkillFeed: Sendable, Equatable {
+    public enum Pick: String, Sendable { case earliestDay, latestDay }
+    public struct Field: Sendable, Equatable {
+        public var path: String
+        public var pick: Pick
+        public init(path: String, pick: Pick) { (self.path, self.pick) = (path, pick) }
+    }
+    /// The intent fed (a name, or "name@N").
+    public var intent: String
+    /// Its input fields, by name.
+    public var fields: [String: Field]
+
+    public init(intent: String, fields: [String: Field]) { (self.intent, self.fields) = (intent, fields) }
 }
 
 /// `SKH_INTENT_*` bits.

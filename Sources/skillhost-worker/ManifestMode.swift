@@ -74,6 +74,7 @@ func describeIntent(_ ip: UnsafePointer<skh_intent>, into l: inout Line) {
     if has(size, end(\skh_intent.keywords)) { l.key("keywords"); l.field(i.keywords) }
     if has(size, end(\skh_intent.examples)) { l.key("examples"); l.field(i.examples) }
     if has(size, end(\skh_intent.version)) { l.key("version"); l.number(i.version) }
+    if has(size, end(\skh_intent.feeds)) { l.key("feeds"); l.field(i.feeds) }
     l.raw("}")
 }
 

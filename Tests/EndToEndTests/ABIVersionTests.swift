@@ -6,7 +6,7 @@ import XCTest
 /// (An extension of ScanRefusalTests for its `assertRefused`.)
 extension ScanRefusalTests {
     /// The host's own ABI, as `list` reports for a skill built with today's header.
-    var hostABI: String { "1.2" }
+    var hostABI: String { "1.3" }
 
     func testSkillBuiltAgainstTheFrozen1_0HeaderLoadsAndIsServedAt1_0() throws {
         try addSkill("abi_1_0_skill.so")
@@ -20,7 +20,7 @@ extension ScanRefusalTests {
 
         let result = try XCTUnwrap(try assertInvokeOK(invoke("fixture.abi10.hello", "{}"), skill: "test.fixture.abi10") as? [String: Any])
         XCTAssertEqual(result["abiBuilt"] as? String, "1.0")
-        XCTAssertEqual(result["hostMinor"] as? Int, 2, "the skill sees the host's minor")
+        XCTAssertEqual(result["hostMinor"] as? Int, 3, "the skill sees the host's minor")
         XCTAssertEqual(result["hostStructSize"] as? Int, 72, "and a host table larger than the 1.0 one (64 bytes), which it only reads a prefix of")
         XCTAssertEqual(result["intent"] as? String, "fixture.abi10.hello", "version-1 intents are called by their bare name")
     }
@@ -39,7 +39,7 @@ extension ScanRefusalTests {
 
         for intent in ["fixture.newer.hello", "fixture.newer.other"] {
             let r = try XCTUnwrap(try assertInvokeOK(invoke(intent, "{}"), skill: "test.fixture.newer") as? [String: Any])
-            XCTAssertEqual(r["hostMinor"] as? Int, 2)
+            XCTAssertEqual(r["hostMinor"] as? Int, 3)
             XCTAssertEqual(r["missing"] as? [String], ["frobnicate"], "the skill is told the 1.7 service is missing")
             XCTAssertEqual(r["timeLeftKnown"] as? Bool, true, "the 1.1 service time_left_ms is there")
             XCTAssertEqual(r["timeLeftPositive"] as? Bool, true, "and reports the call's deadline: \(r)")
@@ -47,20 +47,20 @@ extension ScanRefusalTests {
 
         let inspect = skillhost("inspect", fixtures + "/abi_minor_newer.so")
         XCTAssertEqual(inspect.exitCode, 0, inspect.summary)
-        for m in ["built for 1.7", "needs 1.1", "serves 1.0–1.2", "served as 1.2"] {
+        for m in ["built for 1.7", "needs 1.1", "serves 1.0–1.3", "served as 1.3"] {
             XCTAssertTrue(inspect.stdout.contains(m), "inspect explains the negotiation (\(m)): \(inspect.stdout)")
         }
     }
 
     func testSkillThatNeedsANewerMinorIsRefusedNamingBothVersions() throws {
         let r = try assertRefused("abi_minor_required_newer.so", reason: "abi_mismatch", kind: "incompatible",
-                                  messageContains: ["1.9", "1.0–1.2", "test.fixture.future"], refusedID: "test.fixture.future")
+                                  messageContains: ["1.9", "1.0–1.3", "test.fixture.future"], refusedID: "test.fixture.future")
         let hint = r["hint"] as? String ?? ""
-        XCTAssertTrue(hint.contains("upgrade skillhost") && hint.contains("1.2"), "the hint names both ways out: \(hint)")
+        XCTAssertTrue(hint.contains("upgrade skillhost") && hint.contains("1.3"), "the hint names both ways out: \(hint)")
         try assertInvokeError(invoke("fixture.future.only", "{}"), kind: "no_skill", exitCode: 11)
         // `install` refuses it with the same words, exit code of `incompatible`.
         let install = skillhost("install", fixtures + "/abi_minor_required_newer.so", "--json")
-        try assertInvokeError(install, kind: "incompatible", exitCode: 16, messageContains: ["1.9", "1.0–1.2"])
+        try assertInvokeError(install, kind: "incompatible", exitCode: 16, messageContains: ["1.9", "1.0–1.3"])
     }
 
     // MARK: - Intent versions

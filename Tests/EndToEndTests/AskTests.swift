@@ -239,6 +239,51 @@ final class AskTests: EndToEndTestCase {
         XCTAssertEqual(open.count, 2, "nothing else was completed: \(open)")
     }
 
+    // MARK: - Language packs, chain rules declared by skills
+
+    /// A third language is one pack plus one registering line: the German pack reads German day and
+    /// time words, a skill's "de" keywords and examples teach the engine its intent, and the engine's
+    /// own answers come in German — with nothing else changed.
+    func testAThirdLanguagePackReadsAndAnswersInGerman() throws {
+        try setUpSkills(extra: ["agent_garden.so"], sleepMs: 0)
+        let o = try response(ask("Gieß bitte morgen die Pflanzen"))
+        XCTAssertEqual(o["language"] as? String, "de")
+        XCTAssertEqual(steps(o).compactMap { $0["intent"] as? String }, ["fixture.garden.water"], "\(o["answer"] ?? "")")
+        XCTAssertEqual(steps(o).first?["input"] as? [String: String], ["day": "2026-12-01"], "morgen is tomorrow")
+        XCTAssertEqual((o["request"] as? [String: Any])?["locale"] as? String, "de-DE")
+        let unknown = ask("Wie spät ist es jetzt in Tokio?", json: false)
+        XCTAssertEqual(unknown.exitCode, 11, unknown.summary)
+        XCTAssertTrue(unknown.stdout.hasPrefix("Das habe ich leider noch nicht gelernt. Das kann ich:"), unknown.stdout)
+        XCTAssertTrue(unknown.stdout.contains("Garten: “gieß heute die Pflanzen”"), "the German example is advertised: \(unknown.stdout)")
+        // The locale decides the language when it has a pack.
+        XCTAssertEqual(try response(ask("Gieß bitte morgen die Pflanzen", json: true, ["--locale", "en-US"]))["language"] as? String, "en")
+    }
+
+    /// A skill declares which intent its result feeds (skh_intent.feeds): the relay fixture's "day"
+    /// feeds fixture.alpha.run, a step that depends on it. The config's `agent.chains` can turn the
+    /// declared rule off, or replace it.
+    func testAChainRuleDeclaredByASkillFeedsTheNextStepAndTheConfigWins() throws {
+        let config = try setUpSkills(extra: ["agent_relay.so", "agent_alpha.so"], sleepMs: 0)
+        let o = try response(ask("scan the relay tomorrow"))
+        XCTAssertEqual(steps(o).compactMap { $0["intent"] as? String }, ["fixture.relay.scan", "fixture.alpha.run"])
+        let plan = (o["plan"] as? [String: Any])?["steps"] as? [[String: Any]] ?? []
+        XCTAssertEqual(plan.last?["dependsOn"] as? [Int], [1])
+        XCTAssertEqual(steps(o).last?["input"] as? [String: String], ["day": "2026-12-01"], "the relay's day, fed on")
+        XCTAssertEqual(steps(o).compactMap { $0["status"] as? String }, ["ok", "ok"])
+        let listed = try skillhost(["inspect", fixtures + "/agent_relay.so", "--json"]).jsonObject()
+        let feeds = ((listed["intents"] as? [[String: Any]])?.first?["feeds"] as? [[String: Any]])?.first
+        XCTAssertEqual(feeds?["intent"] as? String, "fixture.alpha.run", "inspect shows the declared rule: \(listed)")
+
+        func configure(_ chains: String) throws {
+            var text = try String(contentsOfFile: config, encoding: .utf8)
+            text = text.replacingOccurrences(of: #""agent":{"#, with: #""agent":{"chains":"# + chains + ",")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: config))
+        }
+        try configure(#"[{"from":"fixture.relay.scan","to":"fixture.alpha.run","enabled":false}]"#)
+        let off = try response(ask("scan the relay tomorrow"))
+        XCTAssertEqual(steps(off).compactMap { $0["intent"] as? String }, ["fixture.relay.scan"], "the config turned the rule off")
+    }
+
     // MARK: - Parallel steps, phases
 
     func testIndependentStepsRunConcurrentlyAndPhasesArriveInOrder() throws {

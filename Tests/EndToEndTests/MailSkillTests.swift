@@ -121,12 +121,11 @@ final class MailSkillTests: EndToEndTestCase {
     }
 
     /// The agent engine chains the mail skill into the calendar: the meeting invitations `mail.triage`
-    /// finds feed a `calendar.events.list` for those days (a step that depends on another), by a chain
-    /// rule in the config (`agent.chains`; the engine names no intent).
+    /// finds feed a `calendar.events.list` for those days (a step that depends on another), by the chain
+    /// rule the mail skill declares (`feeds` on mail.triage; the engine names no intent, the config none).
     func testAskAboutTheInboxChecksTheCalendarForTheInvitations() throws {
         try addBundledSkill("libCalendarSkill.so")
-        let chain = #"{"from":"mail.triage","to":"calendar.events.list","feeds":[{"field":"from","path":"messages[*].event.start","pick":"earliestDay"},{"field":"to","path":"messages[*].event.start","pick":"latestDay"}]}"#
-        _ = try writeConfig(#"{"timeZone":"Europe/Warsaw","agent":{"chains":["# + chain + #"]},"skills":{"dev.skillhost.mail":{"mailbox":"\#(samples)/Maildir"},"dev.skillhost.calendar":{"calendars":["\#(E2E.packageRoot)/Plugins/CalendarSkill/Samples"]}},"grants":{"dev.skillhost.mail":{"read":["{config:mailbox}"]},"dev.skillhost.calendar":{"read":["{config:calendars}"]}}}"#)
+        _ = try writeConfig(#"{"timeZone":"Europe/Warsaw","skills":{"dev.skillhost.mail":{"mailbox":"\#(samples)/Maildir"},"dev.skillhost.calendar":{"calendars":["\#(E2E.packageRoot)/Plugins/CalendarSkill/Samples"]}},"grants":{"dev.skillhost.mail":{"read":["{config:mailbox}"]},"dev.skillhost.calendar":{"read":["{config:calendars}"]}}}"#)
         let r = skillhost(["ask", "what's in my inbox?", "--now", "2026-11-30T08:00:00+01:00", "--json"], timeout: 60)
         XCTAssertEqual(r.exitCode, 0, r.summary)
         let o = try r.jsonObject()

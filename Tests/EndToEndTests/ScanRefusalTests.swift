@@ -81,7 +81,7 @@ final class ScanRefusalTests: EndToEndTestCase {
 
     func testNextABIMajorIsRefusedAsAbiMismatchNamingBothVersions() throws {
         let r = try assertRefused("abi_major_next.so", reason: "abi_mismatch", kind: "incompatible",
-                                  messageContains: ["1.0–1.2", "2.0"], refusedID: "test.fixture.abimajornext")
+                                  messageContains: ["1.0–1.3", "2.0"], refusedID: "test.fixture.abimajornext")
         XCTAssertFalse((r["hint"] as? String ?? "").isEmpty, "an ABI mismatch says what to do: \(r)")
         // Its intent is not served.
         try assertInvokeError(invoke("fixture.abi_major_next"), kind: "no_skill", exitCode: 11)

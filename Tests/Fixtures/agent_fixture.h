@@ -7,7 +7,8 @@
  *                 "peer" are what context_get returned for "agent.request" and for
  *                 "agent.result.AGENT_PEER" (the other fixture's result), or null: the agent engine's
  *                 per-step snapshot of the request's context.
- *   keywords AGENT_KEYWORDS, examples AGENT_EXAMPLES: what the engine recognizes it by.
+ *   keywords AGENT_KEYWORDS, examples AGENT_EXAMPLES: what the engine recognizes it by; AGENT_FEEDS
+ *                 (optional): the chain rules it declares (skh_intent.feeds).
  * Thread-safe (no state): the engine may run it next to the other fixtures. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -56,6 +57,9 @@ static const skh_intent intents[] = {
         .input_schema = "{\"type\":\"object\",\"properties\":{\"day\":{\"type\":\"string\",\"format\":\"date\"}},\"additionalProperties\":false}",
         .keywords = AGENT_KEYWORDS,
         .examples = AGENT_EXAMPLES,
+#ifdef AGENT_FEEDS
+        .feeds = AGENT_FEEDS,
+#endif
     },
 };
 

@@ -76,10 +76,12 @@ final class EngineLanguageTests: XCTestCase {
     }
 
     func testPlacesNamedInTheSentence() {
+        // What a weather skill declares as its keywords: places stand before them, none is a place.
+        let topics = ["weather", "forecast", "temperature", "rain", "天气", "气温", "下雨", "带伞", "冷", "热"]
         func place(_ s: String) -> String? {
             let text = normalizer.normalize(s)
             let phrases = TimeExpressions.find(in: text, now: now, zone: zone)?.phrases ?? []
-            return LanguagePacks.all.lazy.compactMap { $0.place(in: text, removing: phrases) }.first
+            return LanguagePacks.all.lazy.compactMap { $0.place(in: text, removing: phrases, topics: topics) }.first
         }
         XCTAssertEqual(place("weather in Tokyo"), "Tokyo")
         XCTAssertEqual(place("forecast for New York for the next 3 days"), "New York")
@@ -91,6 +93,8 @@ final class EngineLanguageTests: XCTestCase {
         XCTAssertEqual(place("杭州这周末天气怎么样"), "杭州")
         XCTAssertNil(place("家里明天下雨吗"))
         XCTAssertNil(place("明天会下雨吗"))
+        XCTAssertEqual(place("东京会下雨吗"), "东京")
+        XCTAssertEqual(place("北京冷不冷"), "北京")
     }
 
     // MARK: - Recognition
@@ -171,10 +175,28 @@ final class EngineLanguageTests: XCTestCase {
     }
 
     func testEveryLanguagePackIsConsulted() {
-        XCTAssertEqual(LanguagePacks.all.map(\.code), ["zh", "en"])
+        XCTAssertEqual(LanguagePacks.all.map(\.code), ["zh", "de", "en"])
         XCTAssertEqual(LanguagePacks.pack(for: "zh-TW")?.code, "zh")
         XCTAssertNil(LanguagePacks.pack(for: "fr-FR"))
         XCTAssertEqual(LanguagePacks.detect("明天的天气").code, "zh")
         XCTAssertEqual(LanguagePacks.detect("weather tomorrow").code, "en")
+        XCTAssertEqual(LanguagePacks.detect("Wie wird das Wetter morgen?").code, "de")
+        XCTAssertEqual(LanguagePacks.detect("remind me to call Die Hard fans").code, "en", "one German-looking word is not German")
+    }
+
+    /// The German pack, registered by one line, reads its own day and time words and answers in its own
+    /// sentences; the other packs do not read them.
+    func testTheGermanPackReadsDaysAndTimesAndHasItsOwnSentences() throws {
+        let today = CivilDate(year: 2026, month: 11, day: 30)  // a Monday
+        let spec = try XCTUnwrap(TimeExpressions.find(in: "Erinnere mich morgen um 15 Uhr an die Pflanzen", today: today))
+        XCTAssertEqual(spec.start.description, "2026-12-01")
+        XCTAssertEqual(spec.hour, 15)
+        XCTAssertEqual(TimeExpressions.find(in: "Was habe ich am Freitag?", today: today)?.start.description, "2026-12-04")
+        XCTAssertNil(TimeExpressions.find(in: "morgen is a German word", today: today), "German day words only in German text")
+        let request = AgentRequest(text: "Was kannst du heute für mich tun?", source: .terminal, caller: .human, zone: .utc, now: 0)
+        XCTAssertEqual(request.language, "de")
+        XCTAssertEqual(request.locale, "de-DE")
+        XCTAssertTrue(request.sentences.notLearned(abilities: []).hasPrefix("Das habe ich leider noch nicht gelernt"))
+        XCTAssertTrue(DialogAct.isNegated("gieß die blumen heute nicht"))
     }
 }

@@ -37,17 +37,17 @@ final class ManifestTests: XCTestCase {
     func testRefusesAnotherABIMajorNamingBothVersions() {
         let r = refusal(#"{"abiMajor":2,"abiMinor":3,"structSize":8}"#)
         XCTAssertEqual(r?.reason, .abiMismatch)
-        XCTAssertTrue(r!.message.contains("host serves ABI 1.0–1.2, skill was built for ABI 2.3"), r!.message)
+        XCTAssertTrue(r!.message.contains("host serves ABI 1.0–1.3, skill was built for ABI 2.3"), r!.message)
         XCTAssertEqual(r?.reason.errorKind, .incompatible)
     }
 
     func testNegotiatesTheRequiredMinor() {
-        let needsNext = good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":4,"abiMinorRequired":3"#)
+        let needsNext = good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":5,"abiMinorRequired":4"#)
         let r = refusal(needsNext)
         XCTAssertEqual(r?.reason, .abiMismatch)
-        XCTAssertTrue(r!.message.contains("skill needs ABI 1.3 or newer (built for 1.4), this host serves ABI 1.0–1.2"), r!.message)
+        XCTAssertTrue(r!.message.contains("skill needs ABI 1.4 or newer (built for 1.5), this host serves ABI 1.0–1.3"), r!.message)
         let m = try? validate(good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":4,"abiMinorRequired":1"#)).get()
-        XCTAssertEqual(m?.abiServed, "1.2", "served at the host's minor")
+        XCTAssertEqual(m?.abiServed, "1.3", "served at the host's minor")
         XCTAssertEqual(m?.abiRequired, "1.1")
         let inverted = refusal(good.replacingOccurrences(of: #""abiMinor":0"#, with: #""abiMinor":0,"abiMinorRequired":1"#))
         XCTAssertTrue(inverted!.message.contains(#"field "abi_minor_required": expected at most abi_minor (0), found 1"#), inverted!.message)
@@ -109,5 +109,56 @@ final class ManifestTests: XCTestCase {
             XCTAssertEqual(refusal.reason, .badManifest)
             XCTAssertTrue(refusal.message.contains("no ABI version"), refusal.message)
         }
+    }
+}
+
+/// skh_intent.feeds (ABI 1.3): the chain rules an intent declares, checked with errors that name the
+/// file, the member, what was expected and found, and the fix.
+final class ManifestFeedsTests: XCTestCase {
+    /// ManifestTests' helpers (an XCTestCase is not made by hand on Linux).
+    let good = #"{"abiMajor":1,"abiMinor":3,"structSize":136,"flags":1,"id":"com.example.cal","name":"Cal","version":"1.2.3","category":"productivity","vendor":"Ex","description":"d","toolchain":null,"hasInvoke":true,"hasHealth":true,"intentCount":1,"intents":[{"structSize":80,"flags":5,"name":"cal.events.list","description":"x","inputSchema":"{\"type\":\"object\"}","outputSchema":null,"surfaces":0,"priority":0,"confidence":0}]}"#
+
+    func validate(_ s: String) -> Result<SkillManifest, Refusal> {
+        ManifestValidator.validate(report: try! JSON.parse(#"{"file":"/x/a.so","status":"ok","skill":"# + s + "}"), file: "/x/a.so",
+                                   hostToolchain: "swift-6.3")
+    }
+
+    func refusal(_ s: String) -> Refusal? {
+        if case .failure(let r) = validate(s) { return r }
+        return nil
+    }
+
+    func withFeeds(_ feeds: String) -> String {
+        let quoted = "\"" + feeds.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return good.replacingOccurrences(of: #""structSize":80,"#, with: #""structSize":88,"feeds":"# + quoted + ",")
+    }
+
+    func testAcceptsDeclaredFeedsAndKeepsThemThroughTheCache() throws {
+        let m = try validate(withFeeds(#"[{"intent":"cal.events.summary","fields":{"from":{"path":"items[*].start","pick":"earliestDay"},"to":{"path":"items[*].start","pick":"latestDay"}}}]"#)).get()
+        let feed = try XCTUnwrap(m.intents[0].feeds.first)
+        XCTAssertEqual(feed.intent, "cal.events.summary")
+        XCTAssertEqual(feed.fields.map(\.name), ["from", "to"])
+        XCTAssertEqual(feed.fields.map(\.pick), [.earliestDay, .latestDay])
+        XCTAssertEqual(SkillManifest(json: try JSON.parse(m.json.serialized)), m, "the scan cache keeps the feeds")
+    }
+
+    func testRefusesBadFeedsNamingTheFileTheMemberAndTheFix() {
+        let cases: [(String, String)] = [
+            (#"{"intent":"x"}"#, #"field "feeds": expected an array of {"intent", "fields"}, found an object"#),
+            (#"[{"intent":"Not A Name","fields":{"a":{"path":"p","pick":"earliestDay"}}}]"#, #"field "feeds[0].intent": expected the name of the intent to feed"#),
+            (#"[{"intent":"cal.x","fields":{}}]"#, #"field "feeds[0].fields": expected an object of input field"#),
+            (#"[{"intent":"cal.x","fields":{"from":{"path":"a.b","pick":"soonest"}}}]"#, #"field "feeds[0].fields.from.pick": expected "earliestDay" or "latestDay", found "soonest""#),
+            (#"[{"intent":"cal.x","fields":{"from":{"pick":"latestDay"}}}]"#, #"field "feeds[0].fields.from.path": expected a dotted path"#),
+            (#"[{"intent":"cal.x","fields":{"from":{"path":"a","pick":"latestDay"}},"when":1}]"#, #"field "feeds[0]": unknown member "when" (expected intent, fields)"#),
+            (#"[{"intent":"cal.events.list","fields":{"from":{"path":"a","pick":"latestDay"}}}]"#, #"field "feeds[0].intent": expected another intent, found this one"#),
+        ]
+        for (feeds, expected) in cases {
+            guard let r = refusal(withFeeds(feeds)) else { XCTFail("accepted \(feeds)"); continue }
+            XCTAssertEqual(r.reason, .badManifest)
+            XCTAssertTrue(r.message.contains(#"bad manifest in "/x/a.so""#) && r.message.contains(#"intent "cal.events.list""#), r.message)
+            XCTAssertTrue(r.message.contains(expected), "\(feeds): \(r.message)")
+            XCTAssertTrue(r.hint?.contains("skh_intent.feeds is a JSON array like") == true, "the fix: \(r.hint ?? "none")")
+        }
+        XCTAssertTrue(refusal(withFeeds("[{"))!.message.contains(#"field "feeds" is not valid JSON"#))
     }
 }

@@ -25,7 +25,7 @@
  *     again in the process that will run the skill. So skillhost_entry() and the library's static
  *     constructors must be cheap and free of side effects (see skh_entry_fn below).
  *
- * Negotiation. A host serves every minor from 0 up to its own (1.0–1.2 for this header). A skill says
+ * Negotiation. A host serves every minor from 0 up to its own (1.0–1.3 for this header). A skill says
  * which minor it was built with (abi_minor) and the oldest one it can work with (abi_minor_required,
  * added in 1.1; absent means 0). The host refuses a skill whose abi_minor_required is newer than its
  * own minor, naming both; otherwise the call is served at min(host minor, skill minor). The skill, in
@@ -40,6 +40,7 @@
  *        skh_host.time_left_ms.
  *   1.2  skh_skill.permissions (skh_permissions: the network, files, environment variables and
  *        programs a skill needs; the host's owner grants them and the host enforces the grants).
+ *   1.3  skh_intent.feeds (chain rules: which intents an intent's result can feed, for the agent engine).
  *
  * The host reads, in this order and before anything else: skh_skill.abi_major, .abi_minor,
  * .struct_size. If abi_major differs from the host's, the host reads nothing more.
@@ -102,7 +103,7 @@ extern "C" {
 
 /* The version of this header. A skill copies these into skh_skill.abi_major/.abi_minor. */
 #define SKH_ABI_VERSION_MAJOR 1
-#define SKH_ABI_VERSION_MINOR 2
+#define SKH_ABI_VERSION_MINOR 3
 
 /* The name of the one exported entry symbol (for dlsym). */
 #define SKH_ENTRY_SYMBOL "skillhost_entry"
@@ -358,6 +359,19 @@ typedef struct skh_intent {
      * input field, a new output field) keep the version. */
     uint32_t version;
     uint32_t reserved1; /* zero */
+
+    /* --- 1.3 --- */
+
+    /* Intents this intent's result can feed, for the agent engine (`skillhost ask`): after this intent
+     * runs, the engine may run each named intent with input fields taken from this result. A JSON
+     * array of {"intent": NAME, "fields": {FIELD: {"path": PATH, "pick": "earliestDay"|"latestDay"}}}:
+     * PATH is dotted, "[*]" for every element of an array ("messages[*].event.start"); the values found
+     * there (dates or date-times) are reduced to the earliest or latest day, "YYYY-MM-DD". E.g.
+     *   [{"intent":"calendar.events.list","fields":{"from":{"path":"messages[*].event.start","pick":"earliestDay"},
+     *                                              "to":{"path":"messages[*].event.start","pick":"latestDay"}}}]
+     * The rule applies only when a registered skill serves the named intent; the host's config
+     * (agent.chains) may replace it or turn it off. May be NULL. */
+    const char *feeds;
 } skh_intent;
 
 /* ---------------------------------------------------------------------------------------------- */

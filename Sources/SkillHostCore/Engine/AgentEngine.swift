@@ -101,7 +101,7 @@ public final class AgentEngine: Sendable {
         var (answer, status) = Synthesizer.answer(request, recognition: recognition, records: records, catalog: catalog)
         if cancellation?.isCancelled == true {
             status = .cancelled
-            answer = (request.language == "zh" ? "已取消。" : "Cancelled.") + (answer.isEmpty ? "" : "\n" + answer)
+            answer = request.sentences.cancelled + (answer.isEmpty ? "" : "\n" + answer)
         }
         switch status {
         case .answered, .partial, .clarify, .notUnderstood: phases.emit(.finished)

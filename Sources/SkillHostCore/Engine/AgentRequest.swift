@@ -20,7 +20,7 @@ public struct AgentRequest: Sendable {
         self.text = text
         self.source = source
         self.caller = caller
-        self.locale = locale ?? (TextMatching.hasCJK(text) ? "zh-CN" : "en-US")
+        self.locale = locale ?? LanguagePacks.detect(text).locale
         self.zone = zone
         self.now = now
     }
@@ -33,7 +33,10 @@ public struct AgentRequest: Sendable {
 
     /// The language the request is read and answered in: the locale's, when there is a language pack
     /// for it (`LanguagePacks`), else the pack that claims the text (see `languageNote`).
-    public var language: String { LanguagePacks.pack(for: locale)?.code ?? LanguagePacks.detect(text).code }
+    public var language: String { pack.code }
+    /// The language pack of `language`: the one whose sentences answer the request.
+    var pack: any LanguagePack { LanguagePacks.pack(for: locale) ?? LanguagePacks.detect(text) }
+    var sentences: any EngineSentences { pack.sentences }
     /// Why the language is not the locale's, when there is no pack for it.
     public var languageNote: String? {
         LanguagePacks.pack(for: locale) == nil ? "no language pack for locale \"\(locale)\" (there are: \(LanguagePacks.all.map(\.code).joined(separator: ", "))): read and answered as \(language)" : nil

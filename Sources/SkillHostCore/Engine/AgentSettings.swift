@@ -7,9 +7,10 @@
 ///       "minWriteConfidence": 0.6, // from scripts and agents, below this nothing is changed
 ///       "keepTraces": 200,         // newest traces kept in $XDG_STATE_HOME/skillhost/traces
 ///       "stepTimeoutMs": 10000,    // deadline per step (default: invokeTimeoutMs)
-///       "chains": [                // a step that feeds another (see `ChainRule`)
-///         {"from": "mail.triage", "to": "calendar.events.list",
-///          "feeds": [{"field": "from", "path": "messages[*].event.start", "pick": "earliestDay"}]}
+///       "chains": [                // a step that feeds another (see `ChainRule`); skills declare
+///         {"from": "x.find", "to": "y.list",   // their own (skh_intent.feeds), a rule here for the
+///          "feeds": [{"field": "from", "path": "items[*].start", "pick": "earliestDay"}]},  // same pair wins
+///         {"from": "mail.triage", "to": "calendar.events.list", "enabled": false}      // turns one off
 ///       ]
 ///     }
 public struct AgentSettings: Sendable {
@@ -52,8 +53,20 @@ public struct AgentSettings: Sendable {
                 guard case .array(let rules) = m.value else { throw bad("\"agent.chains\" must be an array of {\"from\", \"to\", \"feeds\"}, found \(m.value.serialized)") }
                 for (i, rule) in rules.enumerated() {
                     let at = "\"agent.chains[\(i)]\""
-                    guard let from = rule["from"]?.stringValue, let to = rule["to"]?.stringValue, case .array(let feeds)? = rule["feeds"] else {
-                        throw bad("\(at) must be {\"from\": intent, \"to\": intent, \"feeds\": [...]}, found \(rule.serialized)")
+                    for key in rule.objectValue?.keys ?? [] where !["from", "to", "feeds", "enabled"].contains(key) {
+                        throw bad("\(at): unknown member \"\(key)\" (expected from, to, feeds, enabled)")
+                    }
+                    if let e = rule["enabled"], e.boolValue == nil { throw bad("\(at).enabled must be true or false, found \(e.serialized)") }
+                    let enabled = rule["enabled"]?.boolValue ?? true
+                    guard let from = rule["from"]?.stringValue, let to = rule["to"]?.stringValue else {
+                        throw bad("\(at) must be {\"from\": intent, \"to\": intent, \"feeds\": [...]} (or {\"from\", \"to\", \"enabled\": false} to turn a skill's rule off), found \(rule.serialized)")
+                    }
+                    if !enabled {
+                        chains.append(ChainRule(from: from, to: to, feeds: [], enabled: false))
+                        continue
+                    }
+                    guard case .array(let feeds)? = rule["feeds"] else {
+                        throw bad("\(at) must be {\"from\": intent, \"to\": intent, \"feeds\": [...]} (or {\"from\", \"to\", \"enabled\": false} to turn a skill's rule off), found \(rule.serialized)")
                     }
                     var parsed: [(field: String, path: String, pick: Feed.Pick)] = []
                     for (j, f) in feeds.enumerated() {

@@ -67,16 +67,15 @@ struct Executor {
             }
             if feed.pick == .matching {
                 let what = "“\(feed.reference ?? "")”"
-                let zh = request.language == "zh"
                 switch feed.match(in: result) {
                 case .value(let v): input[feed.field] = v
                 case .none:
                     return .failure(StepSkip("no item of step \(feed.fromStep)'s \(feed.path) has a \(feed.label ?? "label") like \(what)",
-                                             question: zh ? "我没找到\(what)，请说出它的完整名称。" : "I found nothing called \(what); please name it as it is listed."))
+                                             question: request.sentences.nothingCalled(feed.reference ?? "")))
                 case .several(let labels):
-                    let list = labels.map { "“\($0)”" }.joined(separator: zh ? "、" : ", ")
+                    let list = labels.map { "“\($0)”" }.joined(separator: ", ")
                     return .failure(StepSkip("several items of step \(feed.fromStep)'s \(feed.path) match \(what): \(list)",
-                                             question: zh ? "有几个符合\(what)：\(list)。你指的是哪一个？" : "Several match \(what): \(list). Which one do you mean?"))
+                                             question: request.sentences.severalMatch(feed.reference ?? "", labels: labels)))
                 }
                 continue
             }

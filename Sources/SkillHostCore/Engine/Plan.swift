@@ -84,9 +84,11 @@ public struct Feed: Sendable {
 }
 
 /// A step that feeds another, when both intents are available: after `from`, run `to` with inputs
-/// taken from `from`'s result. Rules come from the config (`agent.chains`), never from the engine:
-/// they name intents and result paths, never skill code, and apply only when the skills serving both
-/// intents are registered. E.g. meeting invitations found in mail → the calendar for those days:
+/// taken from `from`'s result. Rules come from the skills (an intent's `feeds`, skh_intent.feeds) and
+/// from the config (`agent.chains`), never from the engine: they name intents and result paths, never
+/// skill code, and apply only when the skills serving both intents are registered. A config rule for
+/// the same `from` and `to` replaces the skill's, and `"enabled": false` turns it off. E.g. meeting
+/// invitations found in mail → the calendar for those days, as the mail skill declares it:
 ///
 ///     {"from": "mail.triage", "to": "calendar.events.list",
 ///      "feeds": [{"field": "from", "path": "messages[*].event.start", "pick": "earliestDay"},
@@ -95,14 +97,37 @@ public struct ChainRule: Sendable {
     public var from: String
     public var to: String
     public var feeds: [(field: String, path: String, pick: Feed.Pick)]
+    /// False: a config rule that turns off the skills' rule for `from` → `to`.
+    public var enabled = true
 
-    public init(from: String, to: String, feeds: [(field: String, path: String, pick: Feed.Pick)]) {
-        (self.from, self.to, self.feeds) = (from, to, feeds)
+    public init(from: String, to: String, feeds: [(field: String, path: String, pick: Feed.Pick)], enabled: Bool = true) {
+        (self.from, self.to, self.feeds, self.enabled) = (from, to, feeds, enabled)
+    }
+
+    /// Whether this rule is about `from` → `to` (by address or bare name).
+    func links(_ from: IntentCatalog.Entry, _ to: IntentCatalog.Entry) -> Bool {
+        (self.from == from.intent || self.from == from.name) && (self.to == to.intent || self.to == to.name)
+    }
+
+    /// The rules in force: the config's (`configured`, enabled ones), then each catalog intent's declared
+    /// feeds that no config rule names.
+    static func effective(configured: [ChainRule], catalog: IntentCatalog) -> [ChainRule] {
+        var rules = configured.filter(\.enabled)
+        for e in catalog.entries {
+            for f in e.feeds {
+                guard let target = catalog.entries.first(where: { $0.intent == f.intent || $0.name == f.intent }),
+                      !configured.contains(where: { $0.links(e, target) }) else { continue }
+                rules.append(ChainRule(from: e.intent, to: f.intent, feeds: f.fields.map { ($0.name, $0.path, $0.pick) }))
+            }
+        }
+        return rules
     }
 }
 
 enum Planner {
-    static func plan(_ recognition: Recognition, catalog: IntentCatalog, rules: [ChainRule] = []) -> AgentPlan {
+    /// `rules`: the config's chain rules; the skills' own come from `catalog` (see `ChainRule.effective`).
+    static func plan(_ recognition: Recognition, catalog: IntentCatalog, rules configured: [ChainRule] = []) -> AgentPlan {
+        let rules = ChainRule.effective(configured: configured, catalog: catalog)
         var steps: [PlanStep] = []
         for r in recognition.intents where r.missing.isEmpty {
             if let l = r.lookup {
@@ -118,7 +143,7 @@ enum Planner {
             steps.append(PlanStep(id: steps.count + 1, intent: r.intent, skillID: r.skillID, input: r.parameters, dependsOn: [], feeds: []))
         }
         for rule in rules {
-            guard let source = steps.first(where: { $0.intent == rule.from }),
+            guard let source = steps.first(where: { s in s.intent == rule.from || catalog.entries.contains { $0.intent == s.intent && $0.name == rule.from } }),
                   !steps.contains(where: { $0.intent == rule.to }),
                   let target = catalog.entries.first(where: { $0.intent == rule.to || $0.name == rule.to }) else { continue }
             steps.append(PlanStep(id: steps.count + 1, intent: target.intent, skillID: target.skillID, input: JSONObject(),

@@ -19,19 +19,14 @@ enum Synthesizer {
     }
 
     static func answer(_ request: AgentRequest, recognition: Recognition, records: [StepRecord], catalog: IntentCatalog) -> (text: String, status: Status) {
-        let zh = request.language == "zh"
+        let say = request.sentences
         let ok = records.filter { $0.status == .ok }
         let failed = records.filter { $0.status == .error }
         var questions = recognition.questions.map(\.question)
         for r in recognition.intents where !r.missing.isEmpty {
             let entry = catalog.entries.first { $0.intent == r.intent }
-            let fields = r.missing.map { f in
-                let d = entry?.inputSchema["properties"]?[f]?["description"]?.stringValue
-                return zh ? "“\(f)”" + (d.map { "（\($0)）" } ?? "") : "“\(f)”" + (d.map { " (\($0))" } ?? "")
-            }.joined(separator: zh ? "、" : ", ")
-            let who = entry.map { "\($0.skillName), \(r.intent)" } ?? r.intent
-            questions.append(zh ? "我可以用\(who)来做，但还需要\(fields)。请补充后再说一次。"
-                                : "I can do that (\(who)), but I need \(fields). Please say it again with that.")
+            let fields = r.missing.map { f in (name: f, description: entry?.inputSchema["properties"]?[f]?["description"]?.stringValue) }
+            questions.append(say.needs(skill: entry.map { "\($0.skillName), \(r.intent)" } ?? r.intent, fields: fields))
         }
 
         if records.isEmpty {
@@ -40,19 +35,14 @@ enum Synthesizer {
         }
         var lines: [String] = []
         if !failed.isEmpty {
-            let notes = failed.map { note(for: $0, catalog: catalog, zh: zh) }
-            let joined = notes.joined(separator: zh ? "；" : "; ")
-            if ok.isEmpty {
-                lines.append(joined + (zh ? "。" : "."))
-            } else {
-                lines.append(joined + (zh ? "。以下是其余的结果：" : "; here is the rest:"))
-            }
+            let notes = failed.map { note(for: $0, catalog: catalog, say: say) }
+            lines.append(ok.isEmpty ? say.allFailed(notes) : say.someFailed(notes))
         }
         for r in ok {
-            lines.append(r.message ?? (zh ? "\(r.step.intent)已完成。" : "\(r.step.intent) is done."))
+            lines.append(r.message ?? say.done(intent: r.step.intent))
         }
         for r in records where r.status == .skipped && r.question == nil {
-            lines.append(zh ? "（未执行\(r.step.intent)：\(r.skipped ?? "")）" : "(\(r.step.intent) not run: \(r.skipped ?? ""))")
+            lines.append(say.notRun(intent: r.step.intent, reason: r.skipped ?? ""))
         }
         lines += questions
         // A step waiting for the person to say which item they meant: the request asks back.
@@ -67,23 +57,22 @@ enum Synthesizer {
     }
 
     /// "I couldn't reach Weather (weather.forecast): …" — what went wrong, in the request's language.
-    static func note(for r: StepRecord, catalog: IntentCatalog, zh: Bool) -> String {
+    static func note(for r: StepRecord, catalog: IntentCatalog, say: any EngineSentences) -> String {
         let name = catalog.entries.first { $0.intent == r.step.intent }?.skillName ?? r.step.skillID
         let what = "\(name) (\(r.step.intent))"
         let message = r.error?.message ?? ""
         // Unreachable and slow skills: the short version (the details are in the trace and --json).
         switch r.error?.kind {
-        case .unavailable?: return zh ? "暂时无法使用\(what)" : "I couldn't reach \(what)"
-        case .timeout?: return zh ? "\(what)响应超时" : "\(what) took too long to answer"
-        case .invalidInput?: return zh ? "\(what)不接受这个请求：\(message)" : "\(what) could not take that request: \(message)"
-        case .denied?: return zh ? "不允许调用\(what)：\(message)" : "I may not use \(what): \(message)"
-        default: return zh ? "\(what)出错了：\(message)" : "\(what) failed: \(message)"
+        case .unavailable?: return say.unavailable(what)
+        case .timeout?: return say.timedOut(what)
+        case .invalidInput?: return say.refusedInput(what, message: message)
+        case .denied?: return say.denied(what, message: message)
+        default: return say.failed(what, message: message)
         }
     }
 
     /// The friendly fallback: what the engine can do, one example per skill, in the request's language.
     static func notLearned(_ request: AgentRequest, catalog: IntentCatalog) -> String {
-        let zh = request.language == "zh"
         var seen = Set<String>()
         var abilities: [String] = []
         // Per skill, its first intent with an example in the request's language (else any example, else a description).
@@ -94,10 +83,6 @@ enum Synthesizer {
             seen.insert(e.skillID)
             abilities.append(example.map { "\(e.skillName): “\($0)”" } ?? "\(e.skillName): \(e.description)")
         }
-        if abilities.isEmpty {
-            return zh ? "抱歉，我还没学会这个，而且现在没有可用的技能。" : "Sorry, I haven't learned that yet, and no skills are installed."
-        }
-        return (zh ? "抱歉，我还没学会这个。我现在可以帮你：\n" : "Sorry, I haven't learned that yet. Here is what I can do:\n")
-            + abilities.map { "  • " + $0 }.joined(separator: "\n")
+        return request.sentences.notLearned(abilities: abilities)
     }
 }

@@ -71,7 +71,7 @@ enum ManifestValidator {
                 }
                 intents.append(i)
             case .failure(let where_):
-                return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): \(where_)")
+                return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): \(where_)", where_.hint)
             }
         }
         let flags = UInt32(s["flags"]?.intValue ?? 0)
@@ -91,7 +91,10 @@ enum ManifestValidator {
         return .success(manifest)
     }
 
-    struct Problem: Error, CustomStringConvertible { let description: String }
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+        var hint: String? = nil
+    }
 
     /// skh_skill.permissions as the scan process reported it (absent or null: nothing requested).
     static func requestedPermissions(_ j: JSON?) -> Result<Permissions, Problem> {
@@ -168,6 +171,26 @@ enum ManifestValidator {
                 examples.append(ex)
             }
         }
+        var feeds: [IntentManifest.IntentFeed] = []
+        switch jsonField("feeds") {
+        case .failure(let p): return .failure(p)
+        case .success(nil): break
+        case .success(let v?):
+            let hint = #"skh_intent.feeds is a JSON array like [{"intent":"calendar.events.list","fields":{"from":{"path":"messages[*].event.start","pick":"earliestDay"}}}], or NULL"#
+            guard let list = v.arrayValue else {
+                return .failure(Problem(description: "\(label): field \"feeds\": expected an array of {\"intent\", \"fields\"}, found \(v.typeDescription)", hint: hint))
+            }
+            for (k, f) in list.enumerated() {
+                switch IntentManifest.IntentFeed.parse(f) {
+                case .success(let feed):
+                    if feed.intent == name { return .failure(Problem(description: "\(label): field \"feeds[\(k)].intent\": expected another intent, found this one (\"\(name)\")", hint: hint)) }
+                    feeds.append(feed)
+                case .failure(let m):
+                    let member = "feeds[\(k)]" + (m.member.isEmpty ? "" : "." + m.member)
+                    return .failure(Problem(description: "\(label): field \"\(member)\": \(m.message)", hint: hint))
+                }
+            }
+        }
         // 0 is what a zero-initialised C struct holds: "not given", which means 1 (see skillhost.h).
         let declared = j["confidence"]?.doubleValue ?? 0
         let confidence = declared == 0 ? 1 : declared
@@ -184,7 +207,7 @@ enum ManifestValidator {
                                        inputSchema: input, outputSchema: output, flags: flags,
                                        surfaces: surfaceBits == 0 ? .all : Surfaces(rawValue: surfaceBits & 7),
                                        priority: Int32(j["priority"]?.intValue ?? 0), confidence: confidence,
-                                       keywords: keywords, examples: examples))
+                                       keywords: keywords, examples: examples, feeds: feeds))
     }
 
     /// The skh_intent member a scan-report key stands for, so messages use the names in skillhost.h.

@@ -52,6 +52,7 @@ extension IntentManifest {
             if let input = e.input { eo["input"] = input }
             return .object(eo)
         })
+        if !feeds.isEmpty { o["feeds"] = .array(feeds.map(\.json)) }
         return .object(o)
     }
 
@@ -86,6 +87,7 @@ extension IntentManifest {
         self.init(name: name, version: j["version"]?.intValue.map { Int($0) } ?? 1,
                   description: j["description"]?.stringValue ?? "", inputSchema: input, outputSchema: output,
                   flags: flags, surfaces: surfaces, priority: Int32(j["priority"]?.intValue ?? 0),
-                  confidence: j["confidence"]?.doubleValue ?? 1, keywords: keywords, examples: examples)
+                  confidence: j["confidence"]?.doubleValue ?? 1, keywords: keywords, examples: examples,
+                  feeds: (j["feeds"]?.arrayValue ?? []).compactMap { try? IntentFeed.parse($0).get() })
     }
 }

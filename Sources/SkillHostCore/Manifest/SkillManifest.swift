@@ -70,15 +70,80 @@ public struct IntentManifest: Sendable, Equatable {
     public var keywords: [String: [String]]
     /// Example requests; `input` (when present) validates against `inputSchema`.
     public var examples: [Example]
+    /// Intents this one's result can feed (skh_intent.feeds, ABI 1.3): chain rules the agent engine
+    /// uses next to the config's `agent.chains` (which win).
+    public var feeds: [IntentFeed] = []
 
     /// How callers and the registry address it: "name" for version 1, "name@N" after.
     public var address: String { IntentAddress.format(name, version) }
 
     public init(name: String, version: Int = 1, description: String, inputSchema: JSON, outputSchema: JSON?, flags: IntentFlags,
-                surfaces: Surfaces, priority: Int32, confidence: Double, keywords: [String: [String]], examples: [Example]) {
+                surfaces: Surfaces, priority: Int32, confidence: Double, keywords: [String: [String]], examples: [Example],
+                feeds: [IntentFeed] = []) {
         (self.name, self.version, self.description, self.inputSchema, self.outputSchema) = (name, version, description, inputSchema, outputSchema)
         (self.flags, self.surfaces, self.priority, self.confidence) = (flags, surfaces, priority, confidence)
-        (self.keywords, self.examples) = (keywords, examples)
+        (self.keywords, self.examples, self.feeds) = (keywords, examples, feeds)
+    }
+
+    /// One intent fed by this one's result: after this intent, run `intent` with each of `fields` taken
+    /// from this result — the values at `path` (dotted, `[*]` for every element) reduced by `pick`
+    /// ("earliestDay" or "latestDay"). The JSON form, in skh_intent.feeds:
+    /// `{"intent": "calendar.events.list", "fields": {"from": {"path": "messages[*].event.start", "pick": "earliestDay"}}}`.
+    public struct IntentFeed: Sendable, Equatable {
+        public var intent: String
+        public var fields: [Field]
+
+        public struct Field: Sendable, Equatable {
+            public var name: String
+            public var path: String
+            public var pick: Feed.Pick
+            public init(name: String, path: String, pick: Feed.Pick) { (self.name, self.path, self.pick) = (name, path, pick) }
+        }
+
+        public init(intent: String, fields: [Field]) { (self.intent, self.fields) = (intent, fields) }
+
+        /// What is wrong with a feed: the member (a path inside the feed, "fields.from.pick"; "" for the
+        /// feed itself) and what was expected and found.
+        public struct Problem: Error, CustomStringConvertible {
+            public let member: String
+            public let message: String
+            init(_ member: String, _ message: String) { (self.member, self.message) = (member, message) }
+            public var description: String { member.isEmpty ? message : "\(member): \(message)" }
+        }
+
+        public var json: JSON {
+            .object(JSONObject([("intent", .string(intent)), ("fields", .object(JSONObject(fields.map {
+                (key: $0.name, value: .object(JSONObject([("path", .string($0.path)), ("pick", .string($0.pick.rawValue))])))
+            })))]))
+        }
+
+        /// A feed from its JSON form, or what is wrong with it ("fields.from.pick: expected …, found …").
+        public static func parse(_ j: JSON) -> Result<IntentFeed, Problem> {
+            guard case .object(let o) = j else { return .failure(Problem("", "expected an object {\"intent\": …, \"fields\": {…}}, found \(j.serialized)")) }
+            for key in o.keys where key != "intent" && key != "fields" {
+                return .failure(Problem("", "unknown member \"\(key)\" (expected intent, fields)"))
+            }
+            guard let intent = o["intent"]?.stringValue, let address = IntentAddress.parse(intent), ManifestValidator.isIntentName(address.name) else {
+                return .failure(Problem("intent", "expected the name of the intent to feed, like \"calendar.events.list\", found \(o["intent"]?.serialized ?? "nothing")"))
+            }
+            guard case .object(let fo)? = o["fields"], !fo.members.isEmpty else {
+                return .failure(Problem("fields", "expected an object of input field → {\"path\", \"pick\"} with at least one member, found \(o["fields"]?.serialized ?? "nothing")"))
+            }
+            var fields: [Field] = []
+            for m in fo {
+                guard let path = m.value["path"]?.stringValue, !path.isEmpty else {
+                    return .failure(Problem("fields.\(m.key).path", "expected a dotted path into the result like \"messages[*].event.start\", found \(m.value["path"]?.serialized ?? "nothing")"))
+                }
+                guard let raw = m.value["pick"]?.stringValue, let pick = Feed.Pick(rawValue: raw), pick != .matching else {
+                    return .failure(Problem("fields.\(m.key).pick", "expected \"earliestDay\" or \"latestDay\", found \(m.value["pick"]?.serialized ?? "nothing")"))
+                }
+                for key in m.value.objectValue?.keys ?? [] where key != "path" && key != "pick" {
+                    return .failure(Problem("fields.\(m.key)", "unknown member \"\(key)\" (expected path, pick)"))
+                }
+                fields.append(Field(name: m.key, path: path, pick: pick))
+            }
+            return .success(IntentFeed(intent: intent, fields: fields))
+        }
     }
 
     public struct Example: Sendable, Equatable {

@@ -45,11 +45,12 @@ enum ContextDecoding {
 
     /// `$XDG_DATA_HOME/skillhost/<id>`, else `$HOME/.local/share/skillhost/<id>`.
     static func defaultDataDirectory(skillID: String) -> String {
-        let env = ProcessInfo.processInfo.environment
-        if let xdg = env["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+        // getenv, not ProcessInfo.environment: two variables, not a copy of the whole environment.
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") {
             return xdg + "/skillhost/" + skillID
         }
-        let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.local/share/skillhost/" + skillID
     }
 

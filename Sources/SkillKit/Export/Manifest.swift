@@ -60,7 +60,18 @@ enum Manifest {
         c.keywords = intent.keywords.isEmpty ? nil : cString(keywordsJSON(intent.keywords))
         c.examples = intent.examples.isEmpty ? nil : cString(examplesJSON(intent, warnings: &warnings))
         c.version = UInt32(clamping: max(intent.version, 1))
+        c.feeds = intent.feeds.isEmpty ? nil : cString(feedsJSON(intent.feeds))
         return c
+    }
+
+    /// `[{"fields":{"from":{"path":"…","pick":"earliestDay"}},"intent":"…"}, …]`, fields sorted.
+    static func feedsJSON(_ feeds: [SkillFeed]) -> String {
+        "[" + feeds.map { f in
+            let fields = f.fields.keys.sorted().map { name in
+                SkillJSON.quote(name) + ":{\"path\":" + SkillJSON.quote(f.fields[name]!.path) + ",\"pick\":" + SkillJSON.quote(f.fields[name]!.pick.rawValue) + "}"
+            }
+            return "{\"fields\":{" + fields.joined(separator: ",") + "},\"intent\":" + SkillJSON.quote(f.intent) + "}"
+        }.joined(separator: ",") + "]"
     }
 
     /// `{"en":["…"],"zh":["…"]}`, languages sorted.

@@ -265,6 +265,10 @@ enum CTemplate {
             .examples = "[{\"lang\":\"en\",\"text\":\"greet Ada\",\"input\":{\"name\":\"Ada\"}},"
                         "{\"lang\":\"zh\",\"text\":\"跟小明打个招呼\",\"input\":{\"name\":\"小明\",\"language\":\"zh\"}}]",
             .version = 1,
+            /* ABI 1.3: intents this one's result can feed in `skillhost ask`, e.g.
+             * "[{\"intent\":\"calendar.events.list\",\"fields\":{\"from\":{\"path\":\"items[*].start\",\"pick\":\"earliestDay\"}}}]";
+             * NULL = none. See skh_intent.feeds in skillhost.h. */
+            .feeds = NULL,
         },
     };
 

@@ -43,7 +43,11 @@ enum MailIntents {
                 SkillExample(lang: "en", text: "Any unread mail since November 25?", input: #"{"since":"2026-11-25","unreadOnly":true}"#),
                 SkillExample(lang: "zh", text: "帮我整理一下收件箱", input: "{}"),
                 SkillExample(lang: "zh", text: "最近十封邮件里有发票吗？", input: #"{"limit":10}"#),
-            ]),
+            ],
+            // The meeting invitations found feed the calendar for those days (`skillhost ask`).
+            feeds: [SkillFeed(intent: "calendar.events.list", fields: [
+                "from": .init(path: "messages[*].event.start", pick: .earliestDay),
+                "to": .init(path: "messages[*].event.start", pick: .latestDay)])]),
         SkillIntent(
             name: todos,
             description: "Find the to-dos in a mailbox (Maildir or mbox): requests and deadlines in messages (en and zh), invoices to pay and invitations to answer, each with its due day when one is named.",

@@ -6,12 +6,14 @@
 enum ActionVerbs {
     static let spaced = LanguagePacks.actionVerbs.filter { !TextMatching.hasCJK($0) }.map { TextMatching.stem($0.lowercased()) }
     static let unspaced = LanguagePacks.actionVerbs.filter { TextMatching.hasCJK($0) }
+    static let unspacedSet = Set(unspaced)
+    static let spacedSet = Set(spaced)
+    static let longestUnspaced = unspaced.map(\.count).max() ?? 0
     /// Openings before the verb that leads a clause ("please", "can you", "i want to").
-    static let openers: [[String]] = (LanguagePacks.cues.flatMap(\.polite) + ["i want to", "i'd like to", "i need to", "let's", "go ahead and", "help me"])
+    static let openers: [[String]] = (LanguagePacks.cues.flatMap(\.polite) + LanguagePacks.verbOpeners)
         .filter { !TextMatching.hasCJK($0) }.map { TextMatching.words($0) }.sorted { $0.count > $1.count }
     /// Words after a verb-looking head that show it is a noun ("schedule for friday", "schedule today").
-    static let nounFollowers: Set<String> = ["for", "on", "at", "today", "tomorrow", "tonight", "this", "next", "mon", "tue", "wed", "thu",
-                                             "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    static let nounFollowers = LanguagePacks.nounFollowers
 
     /// The action verbs `examples` (normalized) use: the verb that leads one ("Set a reminder…"),
     /// any of the verbs written without spaces it contains ("把…标记为完成").
@@ -19,8 +21,16 @@ enum ActionVerbs {
         var out = Set<String>()
         for e in examples {
             let lower = e.lowercased()
-            if let head = head(of: TextMatching.words(lower)), spaced.contains(head) { out.insert(head) }
-            for v in unspaced where lower.contains(v) { out.insert(v) }
+            if let head = head(of: TextMatching.words(lower)), spacedSet.contains(head) { out.insert(head) }
+            // Unspaced verbs: every run of characters as long as one, looked up (cheaper than a search per verb).
+            guard TextMatching.hasCJK(lower) else { continue }
+            let chars = Array(lower)
+            for i in chars.indices {
+                for n in 1...max(longestUnspaced, 1) where i + n <= chars.count {
+                    let run = String(chars[i..<i + n])
+                    if unspacedSet.contains(run) { out.insert(run) }
+                }
+            }
         }
         return out
     }
@@ -45,7 +55,7 @@ enum ActionVerbs {
     struct Clause {
         /// The verb that leads the clause, when it is an action verb used as one.
         let head: String?
-        /// The unspaced verbs in the clause, with where they are and whether 把 comes before.
+        /// The unspaced verbs in the clause, with where they are and whether an object marker (把) comes before.
         let unspacedVerbs: [(verb: String, at: String.Index, afterBa: Bool)]
         let clause: String
 
@@ -55,13 +65,13 @@ enum ActionVerbs {
             let rest = strip(words)
             if let h = rest.first, spaced.contains(h), let next = rest.dropFirst().first, !nounFollowers.contains(next) { head = h } else { head = nil }
             unspacedVerbs = unspaced.compactMap { v in
-                clause.firstRange(of: v).map { (v, $0.lowerBound, clause[..<$0.lowerBound].contains("把")) }
+                clause.firstRange(of: v).map { at in (v, at.lowerBound, LanguagePacks.objectMarkers.contains { clause[..<at.lowerBound].contains($0) }) }
             }
         }
 
         /// Whether the clause asks for something an intent that uses only `verbsOfIntent` does not
         /// do. `matched`: the intent's keywords found in the clause (an unspaced verb counts when it
-        /// comes before the first of them, or after 把).
+        /// comes before the first of them, or after an object marker).
         func asksForSomethingElse(matched: [String], verbsOfIntent: Set<String>) -> Bool {
             if let head, !verbsOfIntent.contains(head) { return true }
             guard !unspacedVerbs.isEmpty else { return false }

@@ -10,9 +10,10 @@ enum DialogAct: String, Sendable {
     static func of(_ clause: String, in text: String, keywords: [String] = []) -> DialogAct {
         if carriesText(text) || isQuoted(clause, in: text) || onlyQuoted(keywords, in: clause) { return .quoted }
         let lower = clause.lowercased()
-        if isNegated(lower) { return .negated }
-        if isQuestion(lower, followedBy: punctuation(after: clause, in: text)) { return .question }
-        return .command
+        let question = isQuestion(lower, followedBy: punctuation(after: clause, in: text))
+        // A negation inside a question for items asks about them ("还有哪些待办没完成？", "which are not done yet?").
+        if isNegated(lower) && !(question && cues.flatMap(\.questionStrong).contains(where: lower.contains)) { return .negated }
+        return question ? .question : .command
     }
 
     // MARK: - Rules (cue words from the language packs)
@@ -22,25 +23,76 @@ enum DialogAct: String, Sendable {
     static func isNegated(_ lower: String) -> Bool {
         var rest = lower
         for phrase in cues.flatMap(\.remember) { rest = rest.replacing(phrase, with: " ") }
-        // "X不X" asks whether ("要不要带伞", "忙不忙"): a question, not a negation.
-        rest = rest.replacing(#/(\p{Han})不\1/#, with: " ")
+        rest = LanguagePacks.removingNonNegations(rest)
         return cues.flatMap(\.negations).contains { rest.contains($0) }
     }
 
     static func isQuestion(_ lower: String, followedBy mark: Character?) -> Bool {
         let trimmed = lower.trimmingWhitespace()
         let polite = cues.contains { c in c.polite.contains { c.politeAnywhere ? trimmed.contains($0) : trimmed.hasPrefix($0) } }
-        // Question words anywhere ("哪些") make a question even after a polite opening, unless the
-        // opening asks for something ("帮我看看…有什么"): only the strongest words ("哪些", "什么") then.
+        // Question words anywhere make a question even after a polite opening, unless the opening
+        // asks for something: only the strongest words (`questionStrong`) then.
         let strong = cues.flatMap(\.questionStrong)
         if cues.flatMap(\.questionAnywhere).contains(where: { trimmed.contains($0) }) && !(polite && !strong.contains(where: { trimmed.contains($0) })) { return true }
         if cues.flatMap(\.questionStarts).contains(where: { trimmed.hasPrefix($0) }) { return true }
-        if mark == "?" || mark == "？" || cues.flatMap(\.questionEndings).contains(where: { trimmed.hasSuffix($0) }) {
-            let words = Set(TextMatching.words(trimmed))
-            let aboutSelf = cues.flatMap(\.selfWords).contains { TextMatching.hasCJK($0) ? trimmed.contains($0) : words.contains($0) }
-            return !(polite && aboutSelf)
-        }
+        if endsAsQuestion(trimmed, mark) { return !(polite && aboutSelf(trimmed)) }
         return false
+    }
+
+    static func endsAsQuestion(_ trimmed: String, _ mark: Character?) -> Bool {
+        mark == "?" || mark == "？" || cues.flatMap(\.questionEndings).contains(where: { trimmed.hasSuffix($0) })
+    }
+
+    /// Whether the clause is about the speaker: it names them, and no one else before them ("remind me
+    /// to call my friend" is; "remind a friend for me" is not).
+    static func aboutSelf(_ lower: String) -> Bool {
+        guard let me = mentions(cues.flatMap(\.selfWords), in: lower) else { return false }
+        return mentions(cues.flatMap(\.otherPeople), in: lower).map { $0 > me } ?? true
+    }
+
+    /// Where the first of `words` is in `lower` (as a substring for unspaced words, as whole words for the others), or nil.
+    static func mentions(_ words: [String], in lower: String) -> Int? {
+        let tokens = lower.split { !$0.isLetter && $0 != "'" }
+        return words.compactMap { w -> Int? in
+            if TextMatching.hasCJK(w) { return lower.firstRange(of: w).map { lower.distance(from: lower.startIndex, to: $0.lowerBound) } }
+            let parts = w.split(separator: " ")
+            guard parts.count <= tokens.count else { return nil }
+            for i in 0...(tokens.count - parts.count) where tokens[i..<i + parts.count].elementsEqual(parts) {
+                return lower.distance(from: lower.startIndex, to: tokens[i].startIndex)
+            }
+            return nil
+        }.min()
+    }
+
+    /// Whether a question asks how, why or whether something can be done rather than for items: "how do
+    /// reminders work?", "why didn't you remind me?", "can reminders repeat?", "提醒能重复吗？", "can you
+    /// remind people by email?" (a polite question not about the speaker).
+    static func asksAboutAbility(_ clause: String, in text: String) -> Bool {
+        let lower = clause.lowercased().trimmingWhitespace()
+        let spaced = { (w: String) in TextMatching.hasCJK(w) ? lower.contains(w) : lower.hasPrefix(w) }
+        if asksHowOrWhy(clause) { return true }
+        guard endsAsQuestion(lower, punctuation(after: clause, in: text)), !aboutSelf(lower) else { return false }
+        let polite = cues.contains { c in c.polite.contains { c.politeAnywhere ? lower.contains($0) : lower.hasPrefix($0) } }
+        return polite || cues.flatMap(\.modals).contains(where: spaced) || mentions(cues.flatMap(\.otherPeople), in: lower) != nil
+    }
+
+    /// Whether the clause asks how or why something works ("how do reminders work?", "提醒功能怎么用？",
+    /// "why didn't you remind me?"): the language packs' `abilityQuestions`.
+    static func asksHowOrWhy(_ clause: String) -> Bool {
+        let lower = clause.lowercased().trimmingWhitespace()
+        return cues.flatMap(\.abilityQuestions).contains { cue in
+            let parts = cue.split(separator: "…").map { String($0).trimmingWhitespace() }
+            guard parts.count > 1, let head = parts.first else { return TextMatching.hasCJK(cue) ? lower.contains(cue) : lower.hasPrefix(cue) }
+            return (TextMatching.hasCJK(cue) ? lower.contains(head) : lower.hasPrefix(head + " ")) && parts.dropFirst().allSatisfy { lower.contains(" " + $0) }
+        }
+    }
+
+    /// A polite opening and a question mark or ending ("can you remind me?", "你能提醒我吗？").
+    static func isPoliteQuestion(_ clause: String, in text: String) -> Bool {
+        let lower = clause.lowercased().trimmingWhitespace()
+        let polite = cues.contains { c in c.polite.contains { c.politeAnywhere ? lower.contains($0) : lower.hasPrefix($0) } }
+            || cues.flatMap(\.modals).contains { TextMatching.hasCJK($0) ? lower.contains($0) : lower.hasPrefix($0) }
+        return polite && endsAsQuestion(lower, punctuation(after: clause, in: text))
     }
 
     /// Text to translate or summarize, pasted mail, an instruction to ignore instructions, several

@@ -15,6 +15,8 @@ public struct IntentCatalog: Sendable {
         public var flags: IntentFlags
         /// What the intent returns, when its skill declares it (lookups read it, see `Lookups`).
         public var outputSchema: JSON?
+        /// The intents its result can feed, as its skill declares them (see `ChainRule`).
+        public var feeds: [IntentManifest.IntentFeed] = []
 
         public init(intent: String, name: String, skillID: String, skillName: String, description: String, keywords: [String: [String]],
                     examples: [IntentManifest.Example], inputSchema: JSON, flags: IntentFlags, outputSchema: JSON? = nil) {
@@ -48,6 +50,7 @@ public struct IntentCatalog: Sendable {
                 entries.append(Entry(intent: intent.address, name: intent.name, skillID: skill.id, skillName: manifest.name,
                                      description: intent.description, keywords: intent.keywords, examples: intent.examples,
                                      inputSchema: intent.inputSchema, flags: intent.flags, outputSchema: intent.outputSchema))
+                entries[entries.count - 1].feeds = intent.feeds
             }
         }
         // In registry order (skills by id), each skill's intents in the order it declares them.

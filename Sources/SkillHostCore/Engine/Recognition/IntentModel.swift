@@ -131,7 +131,7 @@ final class IntentModel: Sendable {
             word = ""
         }
         for ch in text.lowercased() {
-            if TextMatching.hasCJK(String(ch)) {
+            if ch.unicodeScalars.contains(where: TextMatching.isCJK) {
                 flushWord()
                 run.append(ch)
             } else if ch.isLetter || ch == "'" {
@@ -172,7 +172,7 @@ final class IntentModel: Sendable {
                 (m.value["enum"]?.arrayValue ?? []).contains { $0.stringValue.map(units.contains) ?? false }
             }
         }
-        let model = IntentModel(texts: zip(catalog.entries, examples).map { e, x in x + e.keywords.values.joined().map(LanguagePacks.normalize) },
+        let model = IntentModel(texts: examples.indices.map { i in examples[i] + catalog.entries[i].keywords.values.joined().map(LanguagePacks.normalize) },
                                 normalizer: Normalizer(catalog: catalog), verbs: examples.map(ActionVerbs.used(in:)),
                                 keywords: keywords, takesQuantity: takesQuantity)
         cache.withLock { $0 = (key, model) }

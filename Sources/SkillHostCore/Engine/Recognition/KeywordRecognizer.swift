@@ -25,6 +25,9 @@ public struct KeywordRecognizer: IntentRecognizer {
         var entry: IntentCatalog.Entry
         var confidence: Double
         var matched: [String]
+        /// For a reader standing in for a write in a question: what the write would have been about
+        /// ("did you create a reminder for the meeting?": "for the meeting" is not a calendar question).
+        var about: String? = nil
     }
 
     public func recognize(_ request: AgentRequest, catalog: IntentCatalog, defaults: [String: JSONObject]) -> Recognition {
@@ -33,21 +36,38 @@ public struct KeywordRecognizer: IntentRecognizer {
         // Clauses, each with its best intent; clauses naming none join the clause before.
         var parts: [(clause: String, picks: [Scored])] = []
         var nearMiss: Scored? = nil
+        // A question about what the skills can do ("how do reminders work?"): answered by what the
+        // engine can do, not by a guess.
+        var askedAboutAbility = false
         for c in TextMatching.clauses(text) {
             let scored = score(c.text, catalog, model: model)
             let act = DialogAct.of(c.text, in: text)
             // The best intent of each domain ("calendar", "weather") that reaches the threshold, best
-            // first. For a question, the domain's best read-only intent instead of one that changes
-            // something ("which reminders did I set?" lists them). A negated or quoted clause reads
-            // nothing; the domain's write is kept so the write guard says why nothing changed.
+            // first. For a question about the items, the domain's read-only intent instead of one that
+            // changes something ("which reminders did I set?" lists them, whatever the list's own
+            // score); for a question about the ability ("how do reminders work?", "can reminders
+            // repeat?"), nothing. A negated or quoted clause reads nothing; the domain's write is kept so
+            // the write guard says why nothing changed.
             var picks: [Scored] = []
-            for s in scored where s.confidence >= threshold && !picks.contains(where: { $0.entry.domain == s.entry.domain }) {
+            let howOrWhy = act == .question && DialogAct.asksHowOrWhy(c.text)
+            if howOrWhy { askedAboutAbility = true }
+            candidates: for s in scored where !howOrWhy && s.confidence >= threshold && !picks.contains(where: { $0.entry.domain == s.entry.domain }) {
                 let reads = s.entry.flags.contains(.readOnly)
                 let sameDomain = scored.filter { $0.entry.domain == s.entry.domain }
                 switch act {
                 case .question where !reads:
-                    if var reader = sameDomain.first(where: { $0.entry.flags.contains(.readOnly) }) {
+                    if DialogAct.asksAboutAbility(c.text, in: text) {
+                        // The whole clause is about that ability: no other skill's words in it count
+                        // ("can you remind people by email?" is not a mail question).
+                        askedAboutAbility = true
+                        picks = []
+                        break candidates
+                    }
+                    if var reader = sameDomain.first(where: { $0.entry.flags.contains(.readOnly) }) ?? Self.reader(for: s.entry, in: catalog) {
                         reader.confidence = max(reader.confidence, threshold)
+                        // The write's keywords are the evidence for the reader ("did I set a reminder…").
+                        reader.matched = s.matched
+                        reader.about = ParameterFiller.title(from: c.text, removing: s.matched)
                         picks.append(reader)
                         continue
                     }
@@ -85,17 +105,26 @@ public struct KeywordRecognizer: IntentRecognizer {
             let time = own ?? previousTime
             if own != nil { previousTime = own }
             var taken: [RecognizedIntent] = []
+            var subjects: [String: String] = [:]
             for pick in picks {
                 // A second intent of the clause needs evidence of its own: not only keywords the first
                 // one matched too ("my todos" is not also mail's to-dos).
                 let earlier = taken.flatMap(\.matched).map { $0.lowercased() }
                 if !taken.isEmpty, pick.matched.allSatisfy({ m in earlier.contains { $0.contains(m.lowercased()) } }) { continue }
                 let filled = ParameterFiller.fill(schema: pick.entry.inputSchema, clause: clause, time: time, matched: pick.matched,
+                                                  topics: pick.entry.keywords.values.flatMap { $0 },
                                                   request: request, defaults: defaults[pick.entry.intent] ?? defaults[pick.entry.name])
                 // A second intent of the clause needs something of its own in it: not every required
                 // field missing ("how many meetings…" is not a unit conversion).
                 let required = pick.entry.inputSchema["required"]?.arrayValue?.count ?? 0
                 if !taken.isEmpty, required > 0, filled.missing.count == required { continue }
+                // A polite question that names nothing to do asks whether it can be done ("你能提醒我吗？").
+                if !pick.entry.flags.contains(.readOnly), required > 0, filled.missing.count == required,
+                   DialogAct.isPoliteQuestion(clause, in: text) {
+                    askedAboutAbility = true
+                    continue
+                }
+                if let about = pick.about { subjects[pick.entry.intent] = about }
                 taken.append(RecognizedIntent(intent: pick.entry.intent, skillID: pick.entry.skillID, confidence: pick.confidence,
                                               clause: clause, matched: pick.matched, parameters: filled.parameters,
                                               missing: filled.missing, assumptions: filled.assumptions))
@@ -104,8 +133,8 @@ public struct KeywordRecognizer: IntentRecognizer {
             // me to check my meeting notes": "meeting" is the reminder's title, not a calendar question).
             let kept = taken.filter { pick in
                 pick.matched.isEmpty || !taken.contains { t in
-                    t.intent != pick.intent && t.parameters.contains { m in
-                        guard let v = m.value.stringValue?.lowercased() else { return false }
+                    t.intent != pick.intent && (t.parameters.map(\.value) + [subjects[t.intent].map(JSON.string) ?? .null]).contains { value in
+                        guard let v = value.stringValue?.lowercased() else { return false }
                         let words = Set(TextMatching.words(v))
                         return pick.matched.allSatisfy { k in
                             TextMatching.hasCJK(k) ? v.contains(k) : TextMatching.words(k).allSatisfy(words.contains)
@@ -115,11 +144,10 @@ public struct KeywordRecognizer: IntentRecognizer {
             }
             for found in kept { merge(found, into: &result) }
         }
-        if result.intents.isEmpty, let near = nearMiss {
+        if result.intents.isEmpty, let near = nearMiss, !askedAboutAbility {
             let example = near.entry.examples.first { $0.lang.hasPrefix(request.language) }?.text ?? near.entry.description
-            result.questions.append(Clarification(intent: near.entry.intent, question: request.language == "zh"
-                ? "你是想让我做这个吗：“\(example)”？（\(near.entry.skillName)，\(near.entry.intent)）请说得更具体一些。"
-                : "Did you mean something like “\(example)” (\(near.entry.skillName), \(near.entry.intent))? Please say a little more."))
+            result.questions.append(Clarification(intent: near.entry.intent, question: request.sentences.didYouMean(
+                example: example, skill: near.entry.skillName, intent: near.entry.intent)))
         }
         return result
     }
@@ -136,6 +164,15 @@ public struct KeywordRecognizer: IntentRecognizer {
         result.intents[i].confidence = max(result.intents[i].confidence, found.confidence)
         result.intents[i].matched += found.matched.filter { !result.intents[i].matched.contains($0) }
         result.intents[i].clause += " / " + found.clause
+    }
+
+    /// The read-only intent of `entry`'s skill and domain that needs no input (reminder.list for
+    /// reminder.create), to answer a question about what `entry` does.
+    static func reader(for entry: IntentCatalog.Entry, in catalog: IntentCatalog) -> Scored? {
+        catalog.entries.first { e in
+            e.skillID == entry.skillID && e.domain == entry.domain && e.flags.contains(.readOnly)
+                && (e.inputSchema["required"]?.arrayValue ?? []).isEmpty
+        }.map { Scored(entry: $0, confidence: 0, matched: []) }
     }
 
     /// Every intent's confidence for `clause` (normalized text), best first (ties: more keywords, then name).

@@ -11,7 +11,8 @@
 ///                        (units and their words come from the language packs, see `Quantities`)
 ///   string with "enum"   a value of the enum that the clause contains
 ///   string named place, location, city
-///                        the place the clause names ("weather in Tokyo", "东京天气"), as written
+///                        the place the clause names ("weather in Tokyo", "东京天气": before one of the
+///                        intent's keywords, its `topics`), as written
 ///   string named title, text, subject, name, note, content, query, message — or the only required
 ///                        free-text string of the intent (no format, no enum)
 ///                        the clause without the words that asked for the intent and without the
@@ -28,7 +29,7 @@ enum ParameterFiller {
     static let titleNames: Set<String> = ["title", "text", "subject", "name", "note", "content", "query", "message"]
     static let placeNames: Set<String> = ["place", "location", "city", "where"]
 
-    static func fill(schema: JSON, clause: String, time: TimeSpec?, matched: [String], request: AgentRequest,
+    static func fill(schema: JSON, clause: String, time: TimeSpec?, matched: [String], topics: [String] = [], request: AgentRequest,
                      defaults: JSONObject?) -> Filled {
         var out = Filled()
         let required = Set((schema["required"]?.arrayValue ?? []).compactMap(\.stringValue))
@@ -71,7 +72,7 @@ enum ParameterFiller {
                 if let max = property["maximum"]?.intValue { n = min(n, Int(max)) }
                 out.parameters[name] = .int(Int64(max(n, 1)))
             } else if type == "string", property["enum"] == nil, property["format"] == nil, Self.placeNames.contains(lname) {
-                if let place = LanguagePacks.all.lazy.compactMap({ $0.place(in: clause, removing: time?.phrases ?? []) }).first {
+                if let place = LanguagePacks.all.lazy.compactMap({ $0.place(in: clause, removing: time?.phrases ?? [], topics: topics) }).first {
                     out.parameters[name] = .string(place)
                     out.assumptions.append("\(name): \(place) (named in the request)")
                 }

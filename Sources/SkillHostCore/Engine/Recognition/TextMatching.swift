@@ -2,8 +2,11 @@
 enum TextMatching {
     /// True when `s` contains a CJK ideograph.
     static func hasCJK(_ s: some StringProtocol) -> Bool {
-        s.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value) }
+        s.unicodeScalars.contains(where: isCJK)
     }
+
+    /// True for a CJK ideograph.
+    static func isCJK(_ u: Unicode.Scalar) -> Bool { (0x4E00...0x9FFF).contains(u.value) || (0x3400...0x4DBF).contains(u.value) }
 
     /// A part of a request, and the text that joined it to the one before ("，", "顺便", " and ").
     struct Clause {
@@ -64,9 +67,8 @@ enum TextMatching {
         return parts.joined(separator: " ")
     }
 
-    static let stopwords: Set<String> = ["a", "an", "the", "i", "me", "my", "do", "does", "is", "are", "am", "to", "of", "on", "in",
-                                         "at", "for", "and", "or", "will", "what", "whats", "what's", "it", "be", "please", "can",
-                                         "you", "have", "has", "there", "any", "with", "this", "that", "how", "from", "up", "about"]
+    /// Every pack's words too common to say what a request is about.
+    static let stopwords = LanguagePacks.stopwords
 
     /// Lower-cased words with a plain stem (meetings → meeting, reminders → reminder).
     static func words(_ s: String) -> [String] {

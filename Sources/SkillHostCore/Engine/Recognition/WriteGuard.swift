@@ -16,7 +16,7 @@ enum WriteGuard {
                       dialogModel: DialogModel = .shipped) -> Recognition {
         var out = recognition
         out.intents = []
-        let zh = request.language == "zh"
+        let say = request.sentences
         // The text the recognizer read (normalized), so clauses are found in it.
         let text = recognition.text ?? IntentModel.model(for: catalog).normalizer.normalize(request.text)
         for found in recognition.intents {
@@ -26,23 +26,22 @@ enum WriteGuard {
             }
             let act = DialogAct.of(found.clause, in: text, keywords: found.matched)
             let example = entry.examples.first { $0.lang.hasPrefix(request.language) }?.text
-            let how = example.map { zh ? "如果要我这样做，请直接说，例如“\($0)”。" : " If you want that, say it as a request, e.g. “\($0)”." } ?? ""
+            let how = example.map(say.sayItAsARequest) ?? ""
             var refusal: String? = nil
             switch act {
             case .question:
-                refusal = zh ? "这听起来是个问题，所以我没有执行“\(entry.description)”。" : "That reads as a question, so I did not \(lowerFirst(entry.description))."
+                refusal = say.readsAsQuestion(entry.description)
             case .negated:
-                refusal = zh ? "你说了不要，所以我什么都没改。" : "You said not to, so I changed nothing."
+                refusal = say.saidNotTo(learned: false)
             case .quoted:
-                refusal = zh ? "这段话像是引用或粘贴的内容，里面的指令我不会执行，什么都没改。" : "That looks like quoted or pasted text; I do not act on instructions inside it, and changed nothing."
+                refusal = say.quotedText
             case .command:
                 if let objection = dialogModel.objection(to: found.clause) {
-                    refusal = learnedRefusal(objection.label, entry: entry, zh: zh) + how
+                    refusal = learnedRefusal(objection.label, entry: entry, say: say) + how
                 } else if request.caller.surface != .human && found.confidence < minWriteConfidence {
-                    refusal = zh ? "我不确定你要“\(entry.description)”（把握 \(Int(found.confidence * 100))%），所以没有执行。"
-                                 : "I am not sure you asked me to \(lowerFirst(entry.description)) (confidence \(Int(found.confidence * 100)) %), so I did not."
+                    refusal = say.unsure(entry.description, percent: Int(found.confidence * 100))
                 } else if let id = identifierFilled(found) {
-                    refusal = zh ? "我不会从一句话里猜“\(id)”，请先列出来再指定是哪一个。" : "I do not take “\(id)” from free text; list them first and name the one you mean."
+                    refusal = say.noIdentifierFromText(id)
                 }
             }
             if let refusal {
@@ -55,12 +54,12 @@ enum WriteGuard {
     }
 
     /// Why a write the rules allowed is held back because the dialog-act model objects.
-    static func learnedRefusal(_ label: DialogModel.Label, entry: IntentCatalog.Entry, zh: Bool) -> String {
+    static func learnedRefusal(_ label: DialogModel.Label, entry: IntentCatalog.Entry, say: any EngineSentences) -> String {
         switch label {
-        case .question: zh ? "这听起来是个问题，所以我没有执行“\(entry.description)”。" : "That reads as a question, so I did not \(lowerFirst(entry.description))."
-        case .negated: zh ? "听起来你是说不要，所以我什么都没改。" : "That sounds like you said not to, so I changed nothing."
-        case .quoted: zh ? "这段话像是引用或粘贴的内容，里面的指令我不会执行，什么都没改。" : "That looks like quoted or pasted text; I do not act on instructions inside it, and changed nothing."
-        case .outOfScope: zh ? "这听起来是我还不会做的事，所以我什么都没改。" : "That sounds like something I have not learned to do, so I changed nothing."
+        case .question: say.readsAsQuestion(entry.description)
+        case .negated: say.saidNotTo(learned: true)
+        case .quoted: say.quotedText
+        case .outOfScope: say.notLearnedToDo
         case .command: ""
         }
     }
@@ -72,10 +71,4 @@ enum WriteGuard {
 
     /// Whether an input member names an identifier (`id`, `…Id`, `…_id`, `…ID`).
     static func isIdentifier(_ k: String) -> Bool { k == "id" || k.hasSuffix("Id") || k.hasSuffix("_id") || k.hasSuffix("ID") }
-
-    static func lowerFirst(_ s: String) -> String {
-        let t = s.hasSuffix(".") ? String(s.dropLast()) : s
-        guard let f = t.first else { return t }
-        return f.lowercased() + t.dropFirst()
-    }
 }

@@ -1,18 +1,19 @@
 /// Chinese: traditional characters folded to simplified (OpenCC's table, `TraditionalChinese`),
 /// numerals before a unit or time word written as digits (三公里 → 3公里, 十五 → 15, 两 → 2, 半斤 → 0.5斤),
-/// relative times (3小时后, 两天后, 月底, 下个月), places before the weather words (东京天气), and the
+/// relative times (3小时后, 两天后, 月底, 下个月), places before an intent's keywords (东京天气), and the
 /// request phrasing around titles.
 struct ChineseLanguagePack: LanguagePack {
     let code = "zh"
+    let locale = "zh-CN"
+    let sentences: any EngineSentences = ChineseSentences()
 
     func claims(_ text: String) -> Bool { TextMatching.hasCJK(text) }
 
     func normalize(_ text: String) -> String {
         guard TextMatching.hasCJK(text) else { return text }
         let table = TraditionalChinese.table
-        var s = String(String.UnicodeScalarView(text.unicodeScalars.map { table[$0.value] ?? $0 }))
-        for (from, to) in Self.phrases { s = s.replacing(from, with: to) }
-        return Self.digits(s)
+        let s = String(String.UnicodeScalarView(text.unicodeScalars.map { table[$0.value] ?? $0 }))
+        return Self.digits(Self.rephrase(s))
     }
 
     /// Fixed phrasings → the words the rest of the engine reads.
@@ -108,8 +109,11 @@ struct ChineseLanguagePack: LanguagePack {
         questionStarts: [],
         questionAnywhere: ["哪些", "什么", "几个", "几条", "多少", "有没有", "是否", "哪个", "是不是", "设过", "设了哪些", "有哪些",
                            "吗？", "吗?", "呢？", "呢?", "怎么", "为什么", "谁", "哪里", "何时", "什么时候", "了吗", "没有？", "好了没"],
-        questionStrong: ["哪些", "什么", "了吗", "了没", "没有？", "没有?"],
+        questionStrong: ["哪些", "什么", "了吗", "了没", "没有？", "没有?", "有没有", "几个", "几条"],
         selfWords: ["我"],
+        otherPeople: ["别人", "朋友", "同事", "大家", "老板", "他们", "她们", "其他人", "家人"],
+        abilityQuestions: ["怎么用", "怎么设置", "怎么设", "如何设置", "如何使用", "为什么", "是怎么"],
+        modals: ["能", "可以"],
         questionEndings: ["吗", "呢", "没有", "了没"],
         negations: ["不用", "不要", "别", "无需", "不必", "没必要", "甭", "不需要", "算了", "取消吧", "先不", "还没", "没让你", "没完成"],
         remember: ["别忘", "不要忘", "不能忘", "别让我忘", "千万别忘"],
@@ -156,20 +160,23 @@ struct ChineseLanguagePack: LanguagePack {
     nonisolated(unsafe) static let weeks: Regex<(Substring, Substring)> = #/(?:未来|接下来|最近|这)([0-9]+)(?:周|个星期|星期)/#
     nonisolated(unsafe) static let month: Regex<Substring> = #/月底|月末|下个月|下月|这个月|本月/#
 
-    func place(in text: String, removing timePhrases: [String]) -> String? {
-        guard TextMatching.hasCJK(text) else { return nil }
-        var s = text
+    func place(in text: String, removing timePhrases: [String], topics: [String]) -> String? {
+        let topics = topics.filter { TextMatching.hasCJK($0) }.sorted { $0.count > $1.count }
+        guard TextMatching.hasCJK(text), !topics.isEmpty else { return nil }
+        // "热不热" asks about 热: the topic word follows.
+        var s = text.contains("不") ? text.replacing(Self.alternative) { String($0.output.1) } : text
         for p in timePhrases.sorted(by: { $0.count > $1.count }) where !p.isEmpty { s = s.replacing(p, with: "") }
         for p in ["帮我查一下", "帮我查查", "帮我看看", "帮我查", "查一下", "查查", "看看", "请问", "告诉我", "我想知道", "想知道"] where s.hasPrefix(p) {
             s = String(s.dropFirst(p.count))
         }
-        guard let m = s.firstMatch(of: Self.placeBefore) else { return nil }
+        // A run of 2–5 characters before a modal verb or 的 and one of the topics ("东京会下雨吗", "上海的天气").
+        let alternatives = topics.map { $0.map { "\\^$.|?*+()[]{}/".contains($0) ? "\\" + String($0) : String($0) }.joined() }.joined(separator: "|")
+        guard let before = try? Regex(#"^(?:去|在|到)?(\p{Han}{2,5}?)(?:的)?(?:会不会|会|要不要|要|有)?(?:"# + alternatives + ")", as: (Substring, Substring).self),
+              let m = s.firstMatch(of: before) else { return nil }
         let name = String(m.output.1)
         return Self.notPlaces.contains(name) || Self.notPlaces.contains(where: { name.hasPrefix($0) }) ? nil : name
     }
 
-    nonisolated(unsafe) static let placeBefore: Regex<(Substring, Substring)> =
-        #/^(?:去|在|到)?([\p{Han}]{2,5}?)(?:的)?(?:天气|气温|温度|会下|会不会|下雨|下雪|要带伞|要不要带伞|带伞|热不热|冷不冷|多少度|几度|预报|有雨)/#
     static let notPlaces: Set<String> = ["今天", "明天", "后天", "我", "我们", "家", "家里", "外面", "出门", "最近", "未来", "这里", "这边",
                                          "那边", "现在", "周末", "本周", "这周", "下周", "晚上", "早上", "下午", "上午", "中午", "一周", "这几天"]
 
@@ -180,6 +187,27 @@ struct ChineseLanguagePack: LanguagePack {
     let actionVerbs = ["添加", "加个", "加一个", "新建", "创建", "发送", "发封", "发一封", "发个", "预订", "订一张", "订个", "订", "预约",
                        "取消", "删除", "删掉", "修改", "改到", "挪到", "移到", "邀请", "回复", "打电话", "播放"]
 
-    let vocabulary: [String] = []
-    let commonWords: [String] = []
+    /// 把 puts the object before the verb ("把牛奶那条标记为完成"): a verb after it acts on what comes between.
+    let objectMarkers = ["把"]
+
+    /// "X不X" asks whether ("要不要带伞", "忙不忙"): a question, not a negation; nor is 别 in a word
+    /// (别人 "other people", 特别, 区别, 分别, 别的).
+    func removingNonNegations(_ lower: String) -> String {
+        var s = lower.contains("不") ? lower.replacing(Self.alternative, with: " ") : lower
+        if s.contains("别") {
+            for word in ["别人", "特别", "区别", "分别", "别的", "类别", "告别"] where s.contains(word) { s = s.replacing(word, with: " ") }
+        }
+        return s
+    }
+
+    /// "X不X" ("要不要", "热不热").
+    nonisolated(unsafe) static let alternative: Regex<(Substring, Substring)> = #/(\p{Han})不\1/#
+
+    /// Fixed phrasings (`phrases`) whose first character is in `s` are replaced; the others are not searched for.
+    static func rephrase(_ s: String) -> String {
+        let present = Set(s)
+        var s = s
+        for (from, to) in phrases where present.contains(from.first!) && s.contains(from) { s = s.replacing(from, with: to) }
+        return s
+    }
 }

@@ -4,6 +4,8 @@
 /// phrasing around titles ("remind me to … at 5").
 struct EnglishLanguagePack: LanguagePack {
     let code = "en"
+    let locale = "en-US"
+    let sentences: any EngineSentences = EnglishSentences()
 
     func claims(_ text: String) -> Bool {
         !TextMatching.hasCJK(text) && text.unicodeScalars.contains { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
@@ -61,8 +63,13 @@ struct EnglishLanguagePack: LanguagePack {
         questionStarts: ["what", "which", "when", "where", "who", "why", "how", "did", "do i", "do you", "does", "have i", "has",
                          "is there", "are there", "is it", "are my", "any ", "was", "were", "should i", "shall i", "am i", "is my", "can i"],
         questionAnywhere: [],
-        questionStrong: [],
-        selfWords: ["me", "us"],
+        questionStrong: ["which ", "what "],
+        selfWords: ["me", "us", "i"],
+        otherPeople: ["people", "everyone", "everybody", "friend", "friends", "team", "colleague", "colleagues", "coworker", "boss",
+                      "others", "someone", "somebody", "my wife", "my husband", "my kids", "my mom", "my dad", "him", "her", "them"],
+        abilityQuestions: ["how do … work", "how does … work", "how to ", "how can i ", "how do i ", "how should i ", "why ",
+                           "is it possible", "are you able", "do you know how"],
+        modals: ["can ", "could ", "will it ", "would it ", "does it ", "do reminders ", "is there a way"],
         questionEndings: [],
         negations: ["don't", "dont", "do not", "doesn't", "no need", "not necessary", "never ", "no longer", "without ",
                     "stop reminding", "not remind", "not create", "not add", "not set", "no reminder", "not needed",
@@ -120,8 +127,9 @@ struct EnglishLanguagePack: LanguagePack {
     nonisolated(unsafe) static let inDuration: Regex<(Substring, Substring, Substring)> = #/\bin ([0-9]+(?:\.[0-9]+)?) (hours?|hrs?|minutes?|mins?|days?|weeks?)\b/#
     nonisolated(unsafe) static let month: Regex<Substring> = #/(?:at )?(?:the )?end of (?:the|this) month|\bnext month\b|\bthis month\b/#
 
-    func place(in text: String, removing timePhrases: [String]) -> String? {
+    func place(in text: String, removing timePhrases: [String], topics: [String]) -> String? {
         guard claims(text) else { return nil }
+        let topicWords = Set(topics.filter { !TextMatching.hasCJK($0) }.map { $0.lowercased() })
         if text.lowercased().contains("at home") { return "home" }
         let words = #/((?:[A-Za-z][A-Za-z'.-]*)(?: [A-Z][A-Za-z'.-]*)*)/#
         for m in text.matches(of: #/\b(?:in|at|for) /#) {
@@ -131,12 +139,13 @@ struct EnglishLanguagePack: LanguagePack {
             // Lower-case names are one word ("weather in tokyo"); capitalized ones may be several.
             if name.first?.isLowercase == true { name = String(name.split(separator: " ").first ?? "") }
             let first = name.split(separator: " ").first.map { $0.lowercased() } ?? ""
-            if Self.notPlaceWords.contains(first) || first.allSatisfy(\.isNumber) { continue }
+            if Self.notPlaceWords.contains(first) || topicWords.contains(first) || first.allSatisfy(\.isNumber) { continue }
             return name
         }
-        if let m = text.firstMatch(of: #/^((?:[A-Z][A-Za-z'.-]*)(?: [A-Z][A-Za-z'.-]*)*) (?:weather|forecast|temperature)/#) {
+        // "Tokyo weather": capitalized words before one of the intent's keywords.
+        if let m = text.firstMatch(of: #/^((?:[A-Z][A-Za-z'.-]*)(?: [A-Z][A-Za-z'.-]*)*) ([a-z]+)/#), topicWords.contains(String(m.output.2)) {
             let first = m.output.1.split(separator: " ").first.map { $0.lowercased() } ?? ""
-            if !Self.notPlaceWords.contains(first) { return String(m.output.1) }
+            if !Self.notPlaceWords.contains(first) && !topicWords.contains(first) { return String(m.output.1) }
         }
         return nil
     }
@@ -145,7 +154,7 @@ struct EnglishLanguagePack: LanguagePack {
         "the", "a", "an", "my", "this", "next", "these", "today", "tomorrow", "tonight", "noon", "midnight", "morning", "afternoon",
         "evening", "night", "weekend", "week", "month", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-        "celsius", "fahrenheit", "what", "how", "weather", "forecast", "me", "it", "there", "here", "least", "most", "all", "case",
+        "celsius", "fahrenheit", "what", "how", "me", "it", "there", "here", "least", "most", "all", "case",
         "general", "detail", "full", "short", "english", "chinese", "french", "whats", "what's", "is", "will", "do", "does",
         "km", "mi", "miles", "kilometers", "meters", "feet", "inches", "yards", "kg", "lb", "pounds", "ounces", "grams", "liters",
              "ml", "gallons", "cups", "c", "f", "k", "l", "m", "g", "oz", "cm", "mm", "ft", "yd", "gal", "cup",
@@ -172,6 +181,14 @@ struct EnglishLanguagePack: LanguagePack {
                        "file", "files", "form", "forms", "farm", "firm", "warm", "worm", "room", "roof", "food", "good", "wood"]
 
     let vocabulary = ["tomorrow", "today", "tonight", "weekend", "morning", "afternoon", "evening", "friday", "monday", "tuesday",
-                      "wednesday", "thursday", "saturday", "sunday", "remind", "reminders", "meetings", "calendar", "weather",
-                      "forecast", "umbrella", "temperature", "convert", "schedule", "busy", "kilometers", "miles"]
+                      "wednesday", "thursday", "saturday", "sunday", "convert", "schedule", "busy", "kilometers", "miles"]
+
+    let stopwords = ["a", "an", "the", "i", "me", "my", "do", "does", "is", "are", "am", "to", "of", "on", "in", "at", "for", "and", "or",
+                     "will", "what", "whats", "what's", "it", "be", "please", "can", "you", "have", "has", "there", "any", "with",
+                     "this", "that", "how", "from", "up", "about"]
+
+    let verbOpeners = ["i want to", "i'd like to", "i need to", "let's", "go ahead and", "help me"]
+
+    let nounFollowers = ["for", "on", "at", "today", "tomorrow", "tonight", "this", "next", "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+                         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 }
