@@ -44,18 +44,7 @@ final class McpInProcessTests: McpTestCase {
 
     func testACancelledInProcessCallGetsNoResponseAndTheReaderGoesOn() throws {
         try start()
-        try server.send(["jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": ["name": "fixture-slow", "arguments": ["ms": 20000]]])
-        usleep(200_000)
-        try server.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": "slow", "reason": "test"]])
-        let audit = home + "/.local/state/skillhost/audit.jsonl"
-        let end = Date().addingTimeInterval(5)
-        var text = ""
-        while Date() < end {
-            text = (try? String(contentsOfFile: audit, encoding: .utf8)) ?? ""
-            if text.contains("\"outcome\":\"cancelled\"") { break }
-            usleep(20_000)
-        }
-        XCTAssertTrue(text.contains("\"outcome\":\"cancelled\""), "the call ends as cancelled, long before its 20 s: \(text)")
+        try startAndCancelASlowCall("fixture-slow")
         let r = try call("fixture-echo", ["text": "after"])
         XCTAssertEqual((r["structuredContent"] as? [String: Any])?["text"] as? String, "after")
         XCTAssertNil(server.messages().first { ($0["id"] as? String) == "slow" }, "no response for a cancelled request")

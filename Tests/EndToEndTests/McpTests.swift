@@ -127,6 +127,23 @@ class McpTestCase: EndToEndTestCase {
         return try XCTUnwrap(try server.response(id, timeout: timeout)["result"] as? [String: Any])
     }
 
+    /// Starts a 20 s call of `tool` (the slow fixture), cancels it with `notifications/cancelled`, and
+    /// asserts that the audit log records it `cancelled` within 5 s, long before the 20 s.
+    func startAndCancelASlowCall(_ tool: String) throws {
+        try server.send(["jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": ["name": tool, "arguments": ["ms": 20000]]])
+        usleep(200_000)
+        try server.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": "slow", "reason": "test"]])
+        let audit = home + "/.local/state/skillhost/audit.jsonl"
+        let end = Date().addingTimeInterval(5)
+        var text = ""
+        while Date() < end {
+            text = (try? String(contentsOfFile: audit, encoding: .utf8)) ?? ""
+            if text.contains("\"outcome\":\"cancelled\"") { break }
+            usleep(20_000)
+        }
+        XCTAssertTrue(text.contains("\"outcome\":\"cancelled\""), "the call ends as cancelled, long before its 20 s: \(text)")
+    }
+
     /// The tools on offer now: name → tool.
     func tools() throws -> [String: [String: Any]] {
         nextID += 1
@@ -263,18 +280,7 @@ final class McpTests: McpTestCase {
 
     func testCancelledCallStopsAndGetsNoResponse() throws {
         try start()
-        try server.send(["jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": ["name": "fixture.slow", "arguments": ["ms": 20000]]])
-        usleep(200_000)
-        try server.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": "slow", "reason": "test"]])
-        let audit = home + "/.local/state/skillhost/audit.jsonl"
-        let end = Date().addingTimeInterval(5)
-        var text = ""
-        while Date() < end {
-            text = (try? String(contentsOfFile: audit, encoding: .utf8)) ?? ""
-            if text.contains("\"outcome\":\"cancelled\"") { break }
-            usleep(20_000)
-        }
-        XCTAssertTrue(text.contains("\"outcome\":\"cancelled\""), "the call ends as cancelled, long before its 20 s: \(text)")
+        try startAndCancelASlowCall("fixture.slow")
         try server.send(["jsonrpc": "2.0", "id": 2, "method": "ping"])
         _ = try server.response(2)
         XCTAssertNil(server.messages().first { ($0["id"] as? String) == "slow" }, "no response for a cancelled request")

@@ -41,7 +41,7 @@ final class CallExecutor: TaskExecutor, @unchecked Sendable {
             let slot = Unmanaged<InlineSlot>.fromOpaque(raw).takeUnretainedValue()
             if slot.open {
                 slot.open = false
-                slot.ready.append(job)
+                slot.ready = job
                 return
             }
         }
@@ -64,7 +64,9 @@ final class CallExecutor: TaskExecutor, @unchecked Sendable {
 /// A reader thread's side of `CallExecutor`. Reader thread only.
 final class InlineSlot: @unchecked Sendable {
     fileprivate var open = false
-    fileprivate var ready: [UnownedJob] = []
+    /// The one job resumed inline since the last drain: `open` lets one job in, and a second lone call
+    /// cannot complete before that job runs (it would have to be sent by it).
+    fileprivate var ready: UnownedJob?
 
     init() {}
 
@@ -75,12 +77,11 @@ final class InlineSlot: @unchecked Sendable {
         open = false
     }
 
-    /// Runs the tasks resumed inline since the last drain.
+    /// Runs the task resumed inline since the last drain, if any.
     func drain() {
-        while !ready.isEmpty {
-            let job = ready.removeFirst()
-            job.runSynchronously(on: CallExecutor.shared.asUnownedTaskExecutor())
-        }
+        guard let job = ready else { return }
+        ready = nil
+        job.runSynchronously(on: CallExecutor.shared.asUnownedTaskExecutor())
     }
 }
 
