@@ -1,19 +1,24 @@
-// `skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...` — see main.swift. Two passes over the files:
-// first each descriptor FD (which the host opened and checked) is checked against the identity the host
-// recorded and loaded (SkillLoading: dlopen of /proc/self/fd/FD, never the path), which runs the file's
-// static initializers; then each loaded file's entry is called and one line of JSON describing what the
-// skill declares is written to file descriptor 3 (the host's result pipe). Lines are built as bytes
-// straight from the skill's C strings. Descriptors are never closed: glibc would match a later
-// /proc/self/fd/N against the image first loaded under that name (see SkillImage).
+// `skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...` — see main.swift. Each descriptor FD (which the
+// host opened and checked) is checked against the identity the host recorded and loaded (SkillLoading:
+// dlopen of /proc/self/fd/FD, never the path), which runs the file's static initializers; each loaded
+// file's entry is called and one line of JSON describing what the skill declares is written to file
+// descriptor 3 (the host's result pipe). Lines are built as bytes straight from the skill's C strings.
+// Descriptors are never closed: glibc would match a later /proc/self/fd/N against the image first
+// loaded under that name (see SkillImage).
 //
-// Why two passes: loading an image that contains Swift registers its protocol conformances, and the
-// Swift runtime then forgets every conformance lookup it had cached. A Swift skill's entry makes such
-// lookups (generic types built from mangled names), so loading and describing one file after the other
-// made every entry rescan the conformances of every image loaded so far — quadratic in the number of
-// files (200 Swift copies: 300 ms of CPU, 75 of it in the conformance scan). Loading all first and then
-// calling the entries scans once. Which file a crash or a hang belongs to stays exact: pass one writes
-// `{"file":…,"status":"loaded"}` after each load, so the host knows which step of which file was
-// running when the process died or stalled (see ManifestReader).
+// When each entry is called: loading an image that contains Swift registers its protocol conformances,
+// and the Swift runtime then forgets every conformance lookup it had cached. A Swift skill's entry makes
+// such lookups (generic types built from mangled names), so loading and describing one Swift file after
+// the other made every entry rescan the conformances of every image loaded so far — quadratic in the
+// number of files (200 Swift copies: 300 ms of CPU, 75 of it in the conformance scan). So the entries of
+// images that carry the Swift runtime are called after every file is loaded (pass two), which scans
+// once. An image without Swift (a C skill) neither registers conformances nor looks any up: its entry is
+// called right after its load, so its answer reaches the host while the next files load and the host
+// validates it in parallel (200 C copies: the host's validation no longer waits for the last load).
+//
+// Which file and step a crash or a hang belongs to stays exact: after each load the process writes
+// `{"file":…,"status":"loaded"}` — with `"entry":"now"` when that file's entry is called next — so the
+// host knows which step of which file was running when the process died or stalled (see ManifestReader).
 import Glibc
 import SkillABI
 import SkillLoading
@@ -119,22 +124,31 @@ func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
     l.raw("}")
 }
 
-/// Pass one for one file: checks descriptor `spec` against the identity the host recorded and loads it
-/// (its static initializers run). The handle, or the refusal line that is this file's answer.
-func load(_ path: String, spec: String) -> Result<UnsafeMutableRawPointer, SkillLoadError> {
-    guard let (fd, identity) = DescriptorIdentity.descriptorSpec(spec) else {
-        return .failure(SkillLoadError(.loadFailed, "the scan process was given \"\(spec)\" for \"\(path)\"; expected FD:DEV:INO:SIZE:MTIME"))
+/// Pass one for one file: checks descriptor `spec` (parsed from `text`, nil when it could not be)
+/// against the identity the host recorded and loads it (its static initializers run). The handle, or
+/// the refusal line that is this file's answer.
+func load(_ path: String, spec: (fd: Int32, identity: DescriptorIdentity)?, text: String) -> Result<UnsafeMutableRawPointer, SkillLoadError> {
+    guard let (fd, identity) = spec else {
+        return .failure(SkillLoadError(.loadFailed, "the scan process was given \"\(text)\" for \"\(path)\"; expected FD:DEV:INO:SIZE:MTIME"))
     }
     return CheckedSkillFile.adopt(fd: fd, path: path, expected: identity).flatMap { SkillImage.load($0) }
 }
 
-/// `{"file":PATH,"status":"loaded"}`: pass one loaded `path` (the host's progress mark, not an answer).
-func loadedLine(_ path: String) -> Line {
+/// `{"file":PATH,"status":"loaded"}`: pass one loaded `path` (the host's progress mark, not an answer);
+/// `entryNow`: `,"entry":"now"` — the file's entry is called next, before the next file is loaded.
+func loadedLine(_ path: String, entryNow: Bool) -> Line {
     var l = Line()
     l.raw("{")
     l.key("file"); l.quoted(path)
-    l.key("status"); l.raw("\"loaded\"}")
+    l.key("status"); l.raw(entryNow ? "\"loaded\",\"entry\":\"now\"}" : "\"loaded\"}")
     return l
+}
+
+/// True when the image `handle` carries the Swift runtime (it or a library it needs defines
+/// `swift_retain`; a handle's lookup sees only that image and its dependencies, not this process's
+/// own copy of the runtime).
+func carriesSwift(_ handle: UnsafeMutableRawPointer) -> Bool {
+    dlsym(handle, "swift_retain") != nil
 }
 
 /// Pass two for one loaded file: calls its entry and describes what it declares (the file's answer).
@@ -172,22 +186,27 @@ func refused(_ e: SkillLoadError, into l: inout Line) -> Line {
 }
 
 /// `skillhost-worker manifest FD:IDENTITY FILE ...`: pass one loads every file in order (a refusal is
-/// that file's answer line, a load a `loaded` line), pass two answers for every loaded file in order;
-/// then exit 0.
+/// that file's answer line, a load a `loaded` line; an image without Swift is answered right after its
+/// `loaded` line), pass two answers for every Swift image loaded, in order; then exit 0.
 func runManifestMode(_ args: ArraySlice<String>) -> Never {
     // Pairs: FD:DEV:INO:SIZE:MTIME, then the path (which names the file and is what the sandbox allows).
     let pairs = stride(from: args.startIndex, to: args.endIndex, by: 2).map { i in
-        (spec: args[i], path: i + 1 < args.endIndex ? args[i + 1] : "")
+        (text: args[i], spec: DescriptorIdentity.descriptorSpec(args[i]), path: i + 1 < args.endIndex ? args[i + 1] : "")
     }
-    Sandbox.applyForScan(files: pairs.map(\.path))
+    Sandbox.applyForScan(files: pairs.map { ($0.path, $0.spec?.fd) })
     var loaded: [(path: String, handle: UnsafeMutableRawPointer)] = []
     loaded.reserveCapacity(pairs.count)
-    for (spec, path) in pairs {
-        switch load(path, spec: spec) {
+    for (text, spec, path) in pairs {
+        switch load(path, spec: spec, text: text) {
         case .failure(let e): refusedLine(path, e).emit()
         case .success(let handle):
-            loaded.append((path, handle))
-            loadedLine(path).emit()
+            if carriesSwift(handle) {
+                loaded.append((path, handle))
+                loadedLine(path, entryNow: false).emit()
+            } else {
+                loadedLine(path, entryNow: true).emit()
+                manifest(of: path, handle: handle).emit()
+            }
         }
     }
     for (path, handle) in loaded {

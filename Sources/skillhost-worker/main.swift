@@ -2,9 +2,10 @@
 //
 //   skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...
 //       First loads every descriptor FD in order (opened and checked by the host; FILE names it in
-//       messages), writing a "loaded" line (or the file's refusal) after each, then calls each loaded
-//       file's entry in order and writes one line of JSON describing what the skill declares, all to
-//       file descriptor 3 (the host's result pipe). The host runs this with a deadline per step: a
+//       messages), writing a "loaded" line (or the file's refusal) after each, and calls each loaded
+//       file's entry — an image without Swift at once, Swift images after every load — writing one
+//       line of JSON describing what the skill declares, all to file descriptor 3 (the host's result
+//       pipe). The host runs this with a deadline per step: a
 //       skill whose initializer or entry crashes or hangs kills or stalls only this process, and the
 //       host knows which file and step did it because lines arrive in order. (ManifestMode.swift)
 //

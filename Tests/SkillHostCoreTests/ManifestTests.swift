@@ -28,6 +28,30 @@ final class ManifestTests: XCTestCase {
         XCTAssertTrue(m.threadSafe)
     }
 
+    /// The scan cache's text is written straight from the values (`writeJSON`); it must be, byte for
+    /// byte, the tree's `json.write` — with feeds, permissions, several keyword languages, examples
+    /// with and without input, an output schema, and text that needs escaping.
+    func testTheDirectlyWrittenManifestIsByteForByteTheTreesText() throws {
+        let rich = withFeeds(#"[{"intent":"cal.events.summary","fields":{"from":{"path":"items[*].start","pick":"earliestDay"}}}]"#)
+            .replacingOccurrences(of: #""outputSchema":null"#, with: #""outputSchema":"{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}""#)
+            .replacingOccurrences(of: #""keywords":"{\"en\":[\"meeting\"]}""#, with: #""keywords":"{\"zh\":[\"会议\"],\"en\":[\"meeting\",\"a \\\"quoted\\\" word\"]}""#)
+            .replacingOccurrences(of: #"\"input\":{}}]""#, with: #"\"input\":{}},{\"lang\":\"zh\",\"text\":\"今天\\n\"}]""#)
+            .replacingOccurrences(of: #""description":"d""#, with: #""description":"tab\there \"q\"""#)
+            .replacingOccurrences(of: #""abiMinor":0,"structSize":120"#, with: #""abiMinor":2,"structSize":136"#)
+            .replacingOccurrences(of: #""intentCount":1"#, with: #""permissions":{"structSize":40,"flags":1,"network":["api.example.com:443"],"read":["{home}/Mail"],"write":[],"environment":[]},"intentCount":1"#)
+        for text in [good, rich] {
+            let m = try validate(text).get()
+            var direct: [UInt8] = []
+            m.writeJSON(to: &direct)
+            var tree: [UInt8] = []
+            m.json.write(to: &tree)
+            XCTAssertEqual(String(decoding: direct, as: UTF8.self), String(decoding: tree, as: UTF8.self))
+        }
+        let m = try validate(rich).get()
+        XCTAssertFalse(m.intents[0].feeds.isEmpty); XCTAssertFalse(m.identity.permissions.isEmpty)
+        XCTAssertNotNil(m.intents[0].outputSchema); XCTAssertEqual(m.intents[0].keywords.count, 2); XCTAssertEqual(m.intents[0].examples.count, 2)
+    }
+
     func testRoundTripsThroughTheCacheForm() throws {
         let m = try validate(good).get()
         XCTAssertEqual(SkillManifest(json: try JSON.parse(m.json.serialized)), m)

@@ -9,10 +9,11 @@ import SkillLoading
 /// fd 4, 5, …, never the paths; it checks each against the identity the host recorded first.
 /// One child reads a batch of up to `batchSize` files (one process start for N files), in two passes
 /// (see ManifestMode.swift for why): it loads every file in order, writing `"status":"loaded"` after
-/// each load (or the file's refusal, which is its answer), then calls every loaded file's entry in
-/// order, writing each file's answer. Each step (one load, one entry) has `deadline` to finish.
-/// If the child dies, the step it was on is known from those lines — the first file not yet loaded
-/// while pass one lasts, else the first loaded file without an answer — and that file alone is
+/// each load (or the file's refusal, which is its answer); a file whose loaded line adds
+/// `"entry":"now"` (an image without Swift) has its entry called and its answer written next; then the
+/// child calls the entries of the other loaded files in order, writing each file's answer. Each step
+/// (one load, one entry) has `deadline` to finish. If the child dies, the step it was on is known from
+/// those lines (see `Progress.current`) and that file alone is
 /// recorded as crashed (with the signal, the step, and the child's last stderr lines); a new child goes
 /// on with every file still without an answer. A step that overruns the deadline is handled the same
 /// way, as timed out, after the child is killed. Not thread-safe; call from one thread.
@@ -120,6 +121,10 @@ struct ManifestReader {
                     consumed = nl + 1
                     guard let (_, f, loading) = progress.current else { break }
                     stepStart = .now
+                    if loading, let entryNow = Self.loadedMark(line, path: f) {
+                        progress.loaded(entryNow: entryNow)
+                        continue
+                    }
                     guard let json = try? JSON.parse(line), json["file"]?.stringValue == f else {
                         progress.answer()
                         deliver(f, .refused(Refusal(file: f, reason: .loadFailed,
@@ -127,7 +132,7 @@ struct ManifestReader {
                         continue
                     }
                     if loading && json["status"]?.stringValue == "loaded" {
-                        progress.loaded()
+                        progress.loaded(entryNow: json["entry"]?.stringValue == "now")
                     } else {
                         progress.answer()
                         deliver(f, .report(json))
@@ -139,21 +144,42 @@ struct ManifestReader {
         }
     }
 
+    /// Whether `line` is, byte for byte, the loaded line ManifestMode writes for `path` —
+    /// `{"file":PATH,"status":"loaded"}` (false) or the same with `,"entry":"now"` (true) — checked
+    /// without building a JSON tree (one such line per file); nil for anything else, which is then
+    /// parsed as JSON and judged like any other line.
+    static func loadedMark(_ line: [UInt8], path: String) -> Bool? {
+        var expected: [UInt8] = Array(#"{"file":"#.utf8)
+        expected.reserveCapacity(path.utf8.count + 48)
+        JSON.writeString(path, to: &expected)
+        expected.append(contentsOf: #","status":"loaded""#.utf8)
+        guard line.count > expected.count, line.starts(with: expected) else { return nil }
+        let rest = line[expected.count...]
+        if rest.elementsEqual("}".utf8) { return false }
+        if rest.elementsEqual(#","entry":"now"}"#.utf8) { return true }
+        return nil
+    }
+
     /// Where one scan process is, by position in its batch: which files it has loaded (pass one) and
-    /// which have their answer. Its `current` step is the first file neither loaded nor answered while
-    /// pass one lasts, then the first loaded file without an answer.
+    /// which have their answer. Its `current` step is the entry of a file whose loaded line said
+    /// `"entry":"now"` until that file's answer comes; otherwise, while pass one lasts, the first file
+    /// neither loaded nor answered; then the first file loaded for pass two without an answer.
     struct Progress {
         private let paths: [String]
         private var nextLoad = 0
+        /// A file loaded in pass one whose entry runs now, before the next load.
+        private var enteringNow: Int?
         private var loadedOrder: [Int] = []
         private var nextAnswer = 0
         private(set) var answered: Set<Int> = []
 
-        init(_ items: ArraySlice<Item>) { paths = items.map(\.path) }
+        init(_ items: ArraySlice<Item>) { self.init(paths: items.map(\.path)) }
+        init(paths: [String]) { self.paths = paths }
 
-        /// The file the process is working on (position, path), and whether it is being loaded (pass
-        /// one) or asked for its entry (pass two); nil when every file has its answer.
+        /// The file the process is working on (position, path), and whether it is being loaded or
+        /// asked for its entry; nil when every file has its answer.
         var current: (index: Int, path: String, loading: Bool)? {
+            if let k = enteringNow { return (k, paths[k], false) }
             if nextLoad < paths.count { return (nextLoad, paths[nextLoad], true) }
             if nextAnswer < loadedOrder.count { return (loadedOrder[nextAnswer], paths[loadedOrder[nextAnswer]], false) }
             return nil
@@ -161,9 +187,9 @@ struct ManifestReader {
 
         var finished: Bool { current == nil }
 
-        /// The current file of pass one is loaded.
-        mutating func loaded() {
-            loadedOrder.append(nextLoad)
+        /// The current file of pass one is loaded; `entryNow`: its entry is called next (else in pass two).
+        mutating func loaded(entryNow: Bool = false) {
+            if entryNow { enteringNow = nextLoad } else { loadedOrder.append(nextLoad) }
             nextLoad += 1
         }
 
@@ -171,7 +197,13 @@ struct ManifestReader {
         mutating func answer() {
             guard let c = current else { return }
             answered.insert(c.index)
-            if c.loading { nextLoad += 1 } else { nextAnswer += 1 }
+            if enteringNow == c.index {
+                enteringNow = nil
+            } else if c.loading {
+                nextLoad += 1
+            } else {
+                nextAnswer += 1
+            }
         }
     }
 }

@@ -66,6 +66,7 @@ struct ScanCache {
               j["format"]?.intValue == Self.formatVersion, j["host"]?.stringValue == hostSignature,
               let files = j["files"]?.arrayValue else { dirty = true; return }
         let blob = nl + 1
+        entries.reserveCapacity(files.count)
         for f in files {
             guard let e = f.arrayValue, e.count >= 8, let path = e[0].stringValue, let ino = e[1].intValue,
                   let size = e[2].intValue, let mt = e[3].intValue, let ct = e[4].intValue, let mode = e[5].intValue else { continue }
@@ -112,7 +113,8 @@ struct ScanCache {
     mutating func store(_ file: String, key: Key, outcome: Result<SkillManifest, Refusal>) {
         entries[file] = Entry(key: key, sha256: nil, outcome: outcome.map {
             var text: [UInt8] = []
-            $0.json.write(to: &text)
+            text.reserveCapacity(2048)
+            $0.writeJSON(to: &text)
             return Stored(summary: $0.summary, text: text)
         })
         dirty = true
@@ -128,31 +130,53 @@ struct ScanCache {
 
     /// Writes the cache if anything changed. Failure to write is not an error for the caller
     /// (the next run rescans); it is returned so it can be logged.
+    ///
+    /// The index is written row by row as bytes (no JSON tree of 200 rows to build and walk), and the
+    /// manifest texts go straight after it into the one output buffer.
     func save() -> String? {
         guard dirty else { return nil }
-        var files: [JSON] = []
-        var blob: [UInt8] = []
-        for f in entries.keys.sorted() {
+        let files = entries.keys.sorted()
+        var indexText: [UInt8] = Array(#"{"format":"#.utf8)
+        indexText.reserveCapacity(files.count * 512 + 256)
+        indexText.append(contentsOf: "\(Self.formatVersion)".utf8)
+        indexText.append(contentsOf: #","host":"#.utf8)
+        JSON.writeString(hostSignature, to: &indexText)
+        indexText.append(contentsOf: #","files":["#.utf8)
+        var texts: [[UInt8]] = []
+        texts.reserveCapacity(files.count)
+        var offset = 0
+        func number(_ n: some BinaryInteger) {
+            indexText.append(contentsOf: "\(n)".utf8)
+            indexText.append(0x2c)
+        }
+        for (k, f) in files.enumerated() {
             let e = entries[f]!
-            var row: [JSON] = [.string(f), .int(Int64(bitPattern: e.key.inode)), .int(e.key.size), .int(e.key.mtimeNs),
-                               .int(e.key.ctimeNs), .int(Int64(e.key.mode)), e.sha256.map(JSON.string) ?? .null]
+            if k > 0 { indexText.append(0x2c) }
+            indexText.append(0x5b)
+            JSON.writeString(f, to: &indexText)
+            indexText.append(0x2c)
+            number(Int64(bitPattern: e.key.inode)); number(e.key.size); number(e.key.mtimeNs); number(e.key.ctimeNs); number(e.key.mode)
+            if let h = e.sha256 { JSON.writeString(h, to: &indexText) } else { indexText.append(contentsOf: "null".utf8) }
+            indexText.append(0x2c)
             switch e.outcome {
             case .success(let m):
-                row += [m.summary.compactJSON, .int(Int64(blob.count)), .int(Int64(m.text.count)), .string(Self.checksum(m.text[...]))]
-                blob.append(contentsOf: m.text)
-            case .failure(let r): row.append(r.json)
+                m.summary.compactJSON.write(to: &indexText)
+                indexText.append(0x2c)
+                number(offset); number(m.text.count)
+                JSON.writeString(Self.checksum(m.text[...]), to: &indexText)
+                offset += m.text.count
+                texts.append(m.text)
+            case .failure(let r):
+                r.json.write(to: &indexText)
             }
-            files.append(.array(row))
+            indexText.append(0x5d)
         }
-        let index = JSON.object(JSONObject([("format", .int(Self.formatVersion)), ("host", .string(hostSignature)),
-                                            ("files", .array(files))]))
-        var indexText: [UInt8] = []
-        index.write(to: &indexText)
+        indexText.append(contentsOf: "]}".utf8)
         var out = Array("\(Self.magic) \(Self.formatVersion) \(Self.checksum(indexText[...]))\n".utf8)
-        out.reserveCapacity(blob.count + indexText.count + 64)
+        out.reserveCapacity(out.count + indexText.count + 1 + offset)
         out.append(contentsOf: indexText)
         out.append(0x0a)
-        out.append(contentsOf: blob)
+        for t in texts { out.append(contentsOf: t) }
         // Plain system calls (StateFile: a temporary file, then rename): Foundation's directory and
         // file writing cost a cold scan of 200 files 2.5 ms of CPU.
         do throws(StateFile.Failure) {

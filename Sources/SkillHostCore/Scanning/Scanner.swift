@@ -233,12 +233,16 @@ public struct Scanner {
     /// One registered file per skill id: the highest version (the first in scan order among equals).
     /// The others become `shadowed` (older) or `duplicate_id` refusals (same version).
     static func resolveVersions(_ valid: [ScannedSkill], into report: inout ScanReport) {
-        var winner: [String: ScannedSkill] = [:]
-        for s in valid where winner[s.summary.id].map({ s.summary.version > $0.summary.version }) ?? true {
-            winner[s.summary.id] = s
+        // By position in `valid`: a copy of a ScannedSkill per id would cost its strings' and
+        // manifest's reference counts, for every skill of every scan.
+        var winnerOf: [String: Int] = [:]
+        winnerOf.reserveCapacity(valid.count)
+        for (k, s) in valid.enumerated() where winnerOf[s.summary.id].map({ s.summary.version > valid[$0].summary.version }) ?? true {
+            winnerOf[s.summary.id] = k
         }
+        report.skills.reserveCapacity(winnerOf.count)
         for s in valid {
-            let w = winner[s.summary.id]!
+            let w = valid[winnerOf[s.summary.id]!]
             if w.file.path == s.file.path {
                 report.skills.append(s)
             } else if s.summary.version < w.summary.version {

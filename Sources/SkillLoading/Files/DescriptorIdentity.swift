@@ -23,19 +23,20 @@ public struct DescriptorIdentity: Sendable, Equatable, Hashable {
 
     /// Parses `text`; nil if it is not four numbers.
     public init?(text: some StringProtocol) {
-        guard let n = Self.numbers(text, count: 4) else { return nil }
+        guard let n = Self.numbers(String(text), count: 4) else { return nil }
         self.init(device: n[0], inode: n[1], size: Int64(bitPattern: n[2]), mtimeNs: Int64(bitPattern: n[3]))
     }
 
     /// `FD:DEV:INO:SIZE:MTIME_NS` (a descriptor and what it must be), as the scan process's command line has it.
     public static func descriptorSpec(_ text: some StringProtocol) -> (fd: Int32, identity: DescriptorIdentity)? {
-        guard let n = numbers(text, count: 5), n[0] <= UInt64(Int32.max) else { return nil }
+        guard let n = numbers(String(text), count: 5), n[0] <= UInt64(Int32.max) else { return nil }
         return (Int32(n[0]), DescriptorIdentity(device: n[1], inode: n[2], size: Int64(bitPattern: n[3]), mtimeNs: Int64(bitPattern: n[4])))
     }
 
     /// Exactly `count` colon-separated decimal numbers (a leading "-" allowed), read from the UTF-8
-    /// bytes directly: the scan process parses one per file.
-    static func numbers(_ text: some StringProtocol, count: Int) -> [UInt64]? {
+    /// bytes directly: the scan process parses one per file. (A `String`, not any StringProtocol: a
+    /// generic loop called from another module runs unspecialized, byte by byte through witness tables.)
+    static func numbers(_ text: String, count: Int) -> [UInt64]? {
         var out: [UInt64] = []
         out.reserveCapacity(count)
         var value: UInt64 = 0, digits = 0, negative = false

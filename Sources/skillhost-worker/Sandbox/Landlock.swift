@@ -57,6 +57,9 @@ enum Landlock {
     struct Rule {
         var path: String
         var access: UInt64
+        /// A descriptor already open on the file (the scan process's checked skill files): the rule
+        /// is made from it, with no second lookup of `path` (which then only names it in messages).
+        var fd: Int32? = nil
     }
 
     /// Builds the ruleset and restricts this thread (and, through inheritance, everything started
@@ -84,16 +87,20 @@ enum Landlock {
         guard ruleset >= 0 else { return ["landlock_create_ruleset: \(errnoText())"] }
         defer { close(ruleset) }
         for r in rules {
-            let fd = skh_open_path(r.path)
+            let fd = r.fd ?? skh_open_path(r.path)
             guard fd >= 0 else { continue }  // not on this system: nothing to allow
-            var st = stat()
-            fstat(fd, &st)
             var access = r.access & handled
-            if (st.st_mode & S_IFMT) != S_IFDIR { access &= fileRights }
+            if r.fd != nil {
+                access &= fileRights  // a skill file, never a folder
+            } else {
+                var st = stat()
+                fstat(fd, &st)
+                if (st.st_mode & S_IFMT) != S_IFDIR { access &= fileRights }
+            }
             if access != 0, skh_landlock_add_path_rule(ruleset, access, fd) != 0 {
                 problems.append("landlock rule for \(r.path): \(errnoText())")
             }
-            close(fd)
+            if r.fd == nil { close(fd) }
         }
         if abi >= 4 {
             for p in ports where skh_landlock_add_port_rule(ruleset, connectTCP, UInt64(p)) != 0 {
