@@ -238,6 +238,19 @@ final class FileSafetyTests: EndToEndTestCase {
         XCTAssertEqual(byPath[paths["swap.so"]!], "test.fixture.swap")
     }
 
+    /// The scan process may read the skill files it was handed — its Landlock rules are made from the
+    /// descriptors the host checked, not from paths — and nothing else beside them: a static initializer
+    /// that tries to read a file in the skill folder is refused (the fixture aborts, and so would be
+    /// refused as crashed, if the read worked), and both skills register.
+    func testTheScanProcessReadsOnlyTheSkillFilesItWasHanded() throws {
+        try addSkill("echo_c.so")
+        let reader = try addSkill("scan_reads_sibling.so")
+        try Data("not for skills\n".utf8).write(to: URL(fileURLWithPath: skills + "/secret.txt"))
+        let list = try listAll()
+        XCTAssertNil(list.refused.first("file", reader), "the initializer read secret.txt during the scan: \(list.result.summary)")
+        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }), ["test.fixture.echo", "test.fixture.scanreadssibling"], list.result.summary)
+    }
+
     /// The host holds one descriptor per file it has yet to read and hands them to scan processes in
     /// batches (ManifestReader.batchSize, 256), so more files than one batch are all read.
     func testMoreFilesThanOneBatchOfDescriptorsAreAllRead() throws {

@@ -5,23 +5,41 @@ extension RegisteredSkill {
     /// counters, and the last probe's message) and `shadows` (older versions of this skill id found in
     /// the folders: version and path). The manifest's bytes are
     /// copied as they are (they were produced by `JSON.write`), not parsed and written again.
-    /// `extra`: more members at the end (`permissions` and `sandbox`, see `SkillHost.listMembers`).
+    /// `extra`: more members at the end (`permissions` and `sandbox`, see `SkillHost.listMembers`;
+    /// none of the names above). The members are written one by one after the manifest's bytes, with
+    /// no object tree around them.
     public func writeListJSON(health: SkillHealth?, shadows: [ShadowedSkill], extra more: JSONObject = JSONObject(), to out: inout [UInt8]) {
         guard manifestText.last == 0x7d, manifestText.count > 2 else {
             JSON.object(JSONObject([("id", .string(id))])).write(to: &out)
             return
         }
-        out.append(contentsOf: manifestText.dropLast())
-        var extra = JSONObject([("path", .string(file.path)), ("sha256", file.sha256.map(JSON.string) ?? .null),
-                                ("isolation", .string(isolation.rawValue)), ("health", .string(health?.state.rawValue ?? "ok"))])
-        extra["healthDetail"] = (health ?? SkillHealth()).detailJSON
-        extra["shadows"] = .array(shadows.map { s in
-            .object(JSONObject([("version", .string(s.skill.summary.version.description)), ("path", .string(s.skill.file.path))]))
-        })
-        for m in more { extra[m.key] = m.value }
-        var tail: [UInt8] = []
-        JSON.object(extra).write(to: &tail)
-        out.append(0x2c)
-        out.append(contentsOf: tail.dropFirst())
+        out.append(contentsOf: manifestText[..<(manifestText.count - 1)])
+        out.append(contentsOf: #","path":"#.utf8)
+        JSON.writeString(file.path, to: &out)
+        out.append(contentsOf: #","sha256":"#.utf8)
+        if let h = file.sha256 { JSON.writeString(h, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: #","isolation":"#.utf8)
+        JSON.writeString(isolation.rawValue, to: &out)
+        out.append(contentsOf: #","health":"#.utf8)
+        JSON.writeString(health?.state.rawValue ?? "ok", to: &out)
+        out.append(contentsOf: #","healthDetail":"#.utf8)
+        (health ?? SkillHealth()).detailJSON.write(to: &out)
+        out.append(contentsOf: #","shadows":["#.utf8)
+        for (k, s) in shadows.enumerated() {
+            if k > 0 { out.append(0x2c) }
+            out.append(contentsOf: #"{"version":"#.utf8)
+            JSON.writeString(s.skill.summary.version.description, to: &out)
+            out.append(contentsOf: #","path":"#.utf8)
+            JSON.writeString(s.skill.file.path, to: &out)
+            out.append(0x7d)
+        }
+        out.append(0x5d)
+        for m in more {
+            out.append(0x2c)
+            JSON.writeString(m.key, to: &out)
+            out.append(0x3a)
+            m.value.write(to: &out)
+        }
+        out.append(0x7d)
     }
 }
