@@ -27,7 +27,7 @@ public struct SkillInput: Sendable {
     ///   `missing required field "title"`, `field "items[2].name": expected a string, found null`.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         do {
-            return try SkillJSON.decoder().decode(T.self, from: Data(json))
+            return try SkillJSON.decode(T.self, from: json)
         } catch let error as DecodingError {
             throw SkillError.invalidInput(DecodingErrorMessage.describe(error, json: json))
         }
