@@ -149,9 +149,9 @@ final class HealthTracker: Sendable {
             }
             return (s.problem, Self.entry(s.view, skill.id, file))
         }
-        let guarantee = "the outcome of a call of skill \(skill.id) (crashes count toward quarantine)"
-        if let problem { return problem.refusal(guarantee, skillID: skill.id) }
-        if let problem = preflightRecently() { return problem.refusal(guarantee, skillID: skill.id) }
+        if let problem = problem ?? preflightRecently() {
+            return problem.refusal("the outcome of a call of skill \(skill.id) (crashes count toward quarantine)", skillID: skill.id)
+        }
         let h = HealthMachine.effective(Self.forFile(raw, file), now: Self.now(), settings: settings)
         if h.state == .quarantined {
             return SkillError(.unavailable, "skill \(skill.id) is quarantined since \(TimeText.rfc3339(h.since)): \(h.reason)",

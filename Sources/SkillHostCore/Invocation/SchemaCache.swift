@@ -38,4 +38,11 @@ struct FileKey: Hashable, Sendable {
     init(_ s: RegisteredSkill) {
         (id, path, inode, mtimeNs, isolation) = (s.id, s.file.path, s.file.inode, s.file.mtimeNs, s.isolation)
     }
+
+    /// The file's inode and time only (`==` still compares every field): looked up on every call, and
+    /// hashing the two strings was most of a lookup.
+    func hash(into h: inout Hasher) {
+        h.combine(inode)
+        h.combine(mtimeNs)
+    }
 }

@@ -19,11 +19,12 @@ extension WorkerProcess {
         var outputOpen = true
         var exited = false
         var channelOpen = true
+        var fds = [pollfd](repeating: pollfd(), count: 3)  // filled each round, allocated once
         reading: while channelOpen {
             inline.drain()  // a call resumed inline by the frames just read
-            var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: exited ? -1 : wake.read, events: Int16(POLLIN), revents: 0)]
+            fds[0] = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            fds[1] = pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0)
+            fds[2] = pollfd(fd: exited ? -1 : wake.read, events: Int16(POLLIN), revents: 0)
             let r = poll(&fds, 3, exited ? 0 : -1)
             if r < 0 {
                 if errno == EINTR { continue }

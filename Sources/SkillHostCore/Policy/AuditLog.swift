@@ -13,8 +13,8 @@ import Synchronization
 /// (the last byte is read only when the file's size is not where this process's last line ended).
 /// Readers (`entries`) skip a torn line. When the file grows past `maxBytes` it is rotated under
 /// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped). The size is counted
-/// as lines are written and read back (`fstat`), with the path's inode, at most once a second, so a
-/// line costs two system calls (`fstat`, `write`); a process that still holds a file another one rotated notices within a
+/// as lines are written and read back (the end offset), with the path's inode, at most once a second, so a
+/// line costs two system calls (`lseek`, `write`) and no `fstat` (see `record`); a process that still holds a file another one rotated notices within a
 /// second and reopens. Thread-safe.
 final class AuditLog: Sendable {
     let path: String
@@ -53,10 +53,13 @@ final class AuditLog: Sendable {
             // The last byte is read only when the file is not where this process left it (another
             // process appended, or a write of ours was short): a read per line would cost a system
             // call and an atime update.
-            var st = stat()
-            if fstat(s.fd, &st) == 0, st.st_size > 0, Int(st.st_size) != s.cleanEnd {
+            // `lseek(SEEK_END)`, not `fstat`: on Linux ≥ 6.13 an `fstat` marks the file's times as seen,
+            // so the next `write` must stamp a fine-grained time and dirty the inode (a journal
+            // transaction per line: 2.5 µs more per line, measured); the end offset is all we need.
+            let end = lseek(s.fd, 0, SEEK_END)
+            if end > 0, Int(end) != s.cleanEnd {
                 var last: UInt8 = 0
-                if pread(s.fd, &last, 1, st.st_size - 1) == 1, last != 0x0a { line.insert(0x0a, at: 0) }
+                if pread(s.fd, &last, 1, end - 1) == 1, last != 0x0a { line.insert(0x0a, at: 0) }
             }
             var n: Int
             repeat { n = line.withUnsafeBytes { write(s.fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
@@ -68,15 +71,15 @@ final class AuditLog: Sendable {
                 s.cleanEnd = -1
             } else {
                 s.problem = nil
-                // O_APPEND: the line ends where the file ended (seen by fstat, unless another process
-                // appended in between, which the next fstat notices) plus the line.
-                s.cleanEnd = Int(st.st_size) + n
+                // O_APPEND: the line ends where the file ended (unless another process appended in
+                // between, which the next `lseek` notices) plus the line.
+                s.cleanEnd = Int(max(end, 0)) + n
             }
             s.size += max(n, 0)
             if now != s.checkedAt {
                 s.checkedAt = now
-                var st = stat()
-                if fstat(s.fd, &st) == 0 { s.size = Int(st.st_size) }  // other processes append too
+                let size = lseek(s.fd, 0, SEEK_END)
+                if size >= 0 { s.size = Int(size) }  // other processes append too
             }
             if s.size > settings.maxBytes { rotate(&s) }
         }
