@@ -97,6 +97,7 @@ final class Latch: Sendable {
 
     /// True once the latch is open; false if `deadline` passed first.
     nonisolated(nonsending) func wait(until deadline: DispatchTime) async -> Bool {
+        if isOpen { return true }  // the usual case (a ready worker, every call): nothing allocated
         let p = Pending<Void>()
         let open = state.withLock { s -> Bool in
             if s.open { return true }
