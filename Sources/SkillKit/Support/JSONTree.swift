@@ -4,7 +4,7 @@
 /// `parse` return nil, and the caller decodes with `JSONDecoder` instead (which then reports or
 /// accepts the text as it always did).
 enum JSONTree {
-    indirect enum Value {
+    enum Value {
         case null
         case bool(Bool)
         /// The number's text, as it appears in the JSON (already checked against JSON's grammar).

@@ -57,23 +57,35 @@ enum QuickEncoding {
     }
 
     /// A string literal as JSONEncoder writes it: `"` and `\` escaped, \b \f \n \r \t, other
-    /// control characters as \u00xx; everything else (slashes, DEL, non-ASCII) as is.
+    /// control characters as \u00xx; everything else (slashes, DEL, non-ASCII) as is, in runs.
     private static func writeString(_ s: String, into out: inout [UInt8]) {
+        var s = s
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: out.append(b)
+        s.withUTF8 { u in
+            var run = 0
+            for i in 0..<u.count {
+                let b = u[i]
+                guard b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<i]))
+                run = i + 1
+                out.append(0x5C)
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(b)
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    func hex(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10 }
+                    out.append(UInt8(ascii: "u"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(hex(b >> 4))
+                    out.append(hex(b & 0xF))
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: u[run...]))
         }
         out.append(UInt8(ascii: "\""))
     }
