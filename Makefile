@@ -13,7 +13,7 @@ MCP_VENV   := .build/mcp-venv
 CAL_VENV   := .build/calendar-venv
 
 .PHONY: all build build-debug c-skills mail-skill install-skills demo test bench clean mcp-venv \
-        compare-calendar bench-calendar calendar-venv eval traditional-table train-dialog install deb
+        compare-calendar bench-calendar bench-instructions calendar-venv eval traditional-table train-dialog install deb
 
 all: build
 
@@ -105,6 +105,11 @@ $(MCP_VENV)/.installed-$(MCP_PY_VERSION):
 bench: build mcp-venv
 	SKILLHOST_BIN_DIR=$(RELEASE) $(RELEASE)/skillhost-bench
 	$(MCP_VENV)/bin/python Benchmarks/mcp_bench.py --bin $(RELEASE)
+
+# Instructions per call in the host process, by valgrind's callgrind (deterministic where wall and CPU
+# time move with the machine's load): for comparing two commits on a busy machine. Needs valgrind.
+bench-instructions: build
+	bash Benchmarks/instructions.sh $(RELEASE)
 
 # The calendar skill next to Python's icalendar + recurring-ical-events (pinned in
 # Tests/CalendarCompare/requirements.txt) on the checked-in corpus (Tests/CalendarCorpus), one-year

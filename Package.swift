@@ -54,7 +54,7 @@ let package = Package(
 
         // `make bench`: scan/registration and invoke latency next to baselines measured in the same run.
         .executableTarget(name: "skillhost-bench", dependencies: ["SkillHostCore"], path: "Benchmarks",
-                          exclude: ["mcp_floor_server.c"]),
+                          exclude: ["mcp_floor_server.c", "mcp_bench.py", "mcp_echo_server.py", "instructions.sh"]),
 
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore"]),
         .testTarget(name: "SkillWireTests", dependencies: ["SkillWire"]),

@@ -4,7 +4,7 @@
 ///
 ///     @_cdecl("skillhost_entry") public func skillhost_entry() -> UnsafeRawPointer { exportSkill(MySkill()) }
 ///
-/// Threading: `execute` runs on a detached task per call. With `isThreadSafe == true` (the default) the
+/// Threading: `execute` runs on a task per call that starts on the host's thread (see `execute`). With `isThreadSafe == true` (the default) the
 /// host may run several calls at once; with `false` it never overlaps two calls of this skill.
 /// `setUp` runs once, before any call, on the host's thread. `healthCheck` runs on a task while the
 /// host's health thread waits for it; it must not wait for a call to finish.

@@ -60,7 +60,7 @@ public struct SkillContext: Sendable {
     ///   host's configuration, not in the input).
     public func config<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         do {
-            return try SkillJSON.decoder().decode(T.self, from: Data(configJSON))
+            return try SkillJSON.decode(T.self, from: configJSON)
         } catch let error as DecodingError {
             throw SkillError.unavailable("invalid configuration: " + DecodingErrorMessage.describe(error, json: configJSON))
         }

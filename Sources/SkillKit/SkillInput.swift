@@ -20,14 +20,15 @@ public struct SkillInput: Sendable {
         self.init(intent: intent, json: Array(json.utf8))
     }
 
-    /// Decodes the input with `JSONDecoder`. `Date` properties decode from RFC 3339 strings.
+    /// Decodes the input as `JSONDecoder` does (the same values, the same errors; plain input takes a
+    /// quicker path that gives the same result). `Date` properties decode from RFC 3339 strings.
     ///
     /// - Throws: `SkillError.invalidInput` with a message that names the field path and what was
     ///   expected, e.g. `field "from": expected a string, found a number`,
     ///   `missing required field "title"`, `field "items[2].name": expected a string, found null`.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         do {
-            return try SkillJSON.decoder().decode(T.self, from: Data(json))
+            return try SkillJSON.decode(T.self, from: json)
         } catch let error as DecodingError {
             throw SkillError.invalidInput(DecodingErrorMessage.describe(error, json: json))
         }

@@ -17,7 +17,9 @@ public struct SkillResult: Sendable {
     /// - Throws: `EncodingError` (e.g. a NaN `Double`); thrown from `execute` it completes the call with
     ///   `SKH_STATUS_FAILED`.
     public init<T: Encodable>(_ value: T, message: String? = nil, timeZone: TimeZone = SkillDates.utc) throws {
-        self.json = Array(try SkillJSON.encoder(timeZone: timeZone).encode(value))
+        // The quick path writes the same bytes as the encoder for the common case (see QuickEncoding).
+        self.json = try QuickEncoding.encode(value, timeZone: timeZone)
+            ?? Array(SkillJSON.encoder(timeZone: timeZone).encode(value))
         self.message = message
     }
 

@@ -31,7 +31,7 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(string(s.description), "Exercises the SkillKit bridge.")
         XCTAssertEqual(string(s.toolchain), skillToolchain)
         XCTAssertEqual(s.reserved0, 0)
-        XCTAssertEqual(s.intent_count, 7)
+        XCTAssertEqual(s.intent_count, 8)
         XCTAssertNotNil(s.`init`)
         XCTAssertNotNil(s.invoke)
         XCTAssertNotNil(s.health)
@@ -44,7 +44,7 @@ final class ManifestTests: XCTestCase {
         let intents = UnsafeBufferPointer(start: s.intents, count: Int(s.intent_count))
         for intent in intents { XCTAssertEqual(Int(intent.struct_size), MemoryLayout<skh_intent>.size) }
         XCTAssertEqual(intents.map { string($0.name) }, ["probe.ok", "probe.unavailable", "probe.throw", "probe.decode",
-                                                        "probe.context", "probe.services", "probe.late"])
+                                                        "probe.context", "probe.services", "probe.late", "probe.suspend"])
         let ok = intents[0], unavailable = intents[1], plain = intents[2]
         XCTAssertEqual(ok.flags, UInt32(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT))
         XCTAssertEqual(ok.surfaces, UInt32(SKH_SURFACE_HUMAN | SKH_SURFACE_AUTOMATION | SKH_SURFACE_AGENT))
@@ -216,6 +216,27 @@ final class InvokeBridgeTests: XCTestCase {
         XCTAssertEqual(object["missing"] as? String, "time_left_ms")
         XCTAssertEqual(object["timeLeft"] as? String, "nil")
         XCTAssertEqual(object["stored"] as? String, "yes", "the 1.0 services still work")
+    }
+
+    func testWorkThatDoesNotSuspendCompletesBeforeInvokeReturns() {
+        var atReturn: [Completion] = []
+        let (id, completions) = invoke(probe, intent: "probe.ok", input: "{}", afterInvoke: { atReturn = recorder.completions($0) })
+        XCTAssertEqual(atReturn, [Completion(callID: id, status: 0, json: #"{"a":"1","b":"2"}"#, message: "fine")],
+                       "completed on the host's thread, inside invoke()")
+        XCTAssertEqual(completions.count, 1)
+    }
+
+    func testWorkThatSuspendsLetsInvokeReturnAndCompletesOnceLater() {
+        suspendGate.store(false, ordering: .releasing)
+        var atReturn: [Completion]? = nil
+        let (id, completions) = invoke(probe, intent: "probe.suspend", input: "{}", afterInvoke: { id in
+            atReturn = recorder.completions(id)
+            suspendGate.store(true, ordering: .releasing)
+        })
+        XCTAssertEqual(atReturn, [], "invoke() returned at the first suspension, before the result")
+        XCTAssertEqual(completions, [Completion(callID: id, status: 0, json: #"{"after":"suspending"}"#, message: nil)])
+        usleep(50_000)
+        XCTAssertEqual(recorder.completions(id).count, 1, "completed exactly once")
     }
 
     func testConcurrentCallsEachCompleteOnce() {

@@ -88,12 +88,14 @@ struct SendablePointer<T>: @unchecked Sendable {
 private let nextCallID = Atomic<UInt64>(1)
 
 /// Builds a `skh_call` the way a host does, invokes `skill` with it and waits for its completions.
+/// `afterInvoke` runs as soon as invoke() has returned, before the wait.
 /// The call and its strings are freed only after the completion arrived (the ABI's lifetime rule).
 @discardableResult
 func invoke(_ skill: UnsafePointer<skh_skill>, intent: String, input: String,
             context: String = #"{"dataDir":"/tmp/skillkit-tests","now":"2025-03-01T09:30:00+08:00"}"#,
             host: UnsafePointer<skh_host> = sharedHost.pointer, callSize: Int = MemoryLayout<skh_call>.size,
-            beforeInvoke: (UInt64) -> Void = { _ in }) -> (id: UInt64, completions: [Completion]) {
+            beforeInvoke: (UInt64) -> Void = { _ in },
+            afterInvoke: (UInt64) -> Void = { _ in }) -> (id: UInt64, completions: [Completion]) {
     let id = nextCallID.add(1, ordering: .relaxed).oldValue
     let call = UnsafeMutablePointer<skh_call>.allocate(capacity: 1)
     var c = skh_call()
@@ -114,6 +116,7 @@ func invoke(_ skill: UnsafePointer<skh_skill>, intent: String, input: String,
     call.initialize(to: c)
     beforeInvoke(id)
     skill.pointee.invoke(call)
+    afterInvoke(id)
     let completions = recorder.waitForCompletion(id)
     if !completions.isEmpty {
         free(UnsafeMutablePointer(mutating: c.intent))

@@ -9,6 +9,9 @@ struct PlainError: Error, CustomStringConvertible {
 /// What `probe.late` observed through its context after its call had completed.
 let lateObservations = Mutex<[String: String]>([:])
 
+/// `probe.suspend` waits (suspended, not blocking a thread) until this is true.
+let suspendGate = Atomic<Bool>(false)
+
 /// A skill with one intent per behaviour the bridge must handle.
 struct ProbeSkill: AgentSkill {
     let id = "dev.skillkit.test.probe"
@@ -31,6 +34,7 @@ struct ProbeSkill: AgentSkill {
         SkillIntent(name: "probe.context", description: "Returns its context.", inputSchema: #"{"type":"object"}"#),
         SkillIntent(name: "probe.services", description: "Uses the host services.", inputSchema: #"{"type":"object"}"#),
         SkillIntent(name: "probe.late", description: "Uses services after completing.", inputSchema: #"{"type":"object"}"#),
+        SkillIntent(name: "probe.suspend", description: "Suspends until the test opens suspendGate.", inputSchema: #"{"type":"object"}"#),
     ]
 
     struct DecodeParams: Decodable { let title: String; let count: Int? }
@@ -81,6 +85,9 @@ struct ProbeSkill: AgentSkill {
                 lateObservations.withLock { $0 = observations }
             }
             return SkillResult(json: Array("{}".utf8))
+        case "probe.suspend":
+            while !suspendGate.load(ordering: .acquiring) { try await Task.sleep(nanoseconds: 1_000_000) }
+            return try SkillResult(["after": "suspending"])
         default:
             throw SkillError.failed("unexpected intent \(input.intent)")
         }

@@ -92,8 +92,11 @@ final class HealthTracker: Sendable {
             let file = file(id)
             let buffered = state.withLock { s -> Bool in
                 refreshIfChanged(&s)
-                let e = HealthMachine.effective(Self.forFile(s.view[id], file), now: Self.now(), settings: settings)
-                guard e.state == .ok, s.view[id] != nil, s.problem == nil else { return false }
+                guard s.problem == nil, let entry = s.view[id] else { return false }
+                // An entry for this file that is ok stays ok (`effective` only turns degraded into ok).
+                if entry.state != .ok || entry.file != file {
+                    guard HealthMachine.effective(Self.forFile(entry, file), now: Self.now(), settings: settings).state == .ok else { return false }
+                }
                 if s.pending.isEmpty { s.pendingSince = DispatchTime.now().uptimeNanoseconds }
                 s.pending[id, default: 0] += n
                 return DispatchTime.now().uptimeNanoseconds - s.pendingSince < 1_000_000_000
@@ -141,19 +144,22 @@ final class HealthTracker: Sendable {
     /// state folder is not a writable folder with room left), or the skill is quarantined.
     func refusal(for skill: RegisteredSkill) -> SkillError? {
         let file = file(skill.id)
-        let (problem, raw) = state.withLock { s -> (StateFile.Failure?, SkillHealth?) in
+        // Only a quarantined entry leaves the lock: `effective` never enters quarantine, and `forFile`
+        // keeps one only for the same file (or a lost record that names none).
+        let (problem, quarantine) = state.withLock { s -> (StateFile.Failure?, SkillHealth?) in
             refreshIfChanged(&s)
             if s.problem != nil {
                 // Try again: the folder may have room now, or the file may be readable.
                 if s.unrecorded.isEmpty { reload(&s) } else { write(s.unrecorded, &s) }
             }
-            return (s.problem, Self.entry(s.view, skill.id, file))
+            guard let e = Self.entry(s.view, skill.id, file), e.state == .quarantined else { return (s.problem, nil) }
+            return (s.problem, e)
         }
         if let problem = problem ?? preflightRecently() {
             return problem.refusal("the outcome of a call of skill \(skill.id) (crashes count toward quarantine)", skillID: skill.id)
         }
-        let h = HealthMachine.effective(Self.forFile(raw, file), now: Self.now(), settings: settings)
-        if h.state == .quarantined {
+        if let quarantine, case let h = HealthMachine.effective(Self.forFile(quarantine, file), now: Self.now(), settings: settings),
+           h.state == .quarantined {
             return SkillError(.unavailable, "skill \(skill.id) is quarantined since \(TimeText.rfc3339(h.since)): \(h.reason)",
                               hint: "fix the skill and replace its file (\(skill.file.path)), or run `skillhost unblock \(skill.id)` to let calls through again",
                               skillID: skill.id)

@@ -9,7 +9,13 @@ import Synchronization
 /// then ends with error kind `cancelled`. Thread-safe; handlers run once, on the thread that cancels
 /// (or at once, on the registering thread, if the call was already cancelled).
 public final class Cancellation: Sendable {
-    private let state = Mutex<(cancelled: Bool, handlers: [@Sendable () -> Void])>((false, []))
+    /// The first handler apart (a call usually registers exactly one): no array allocated per call.
+    private struct State {
+        var cancelled = false
+        var first: (@Sendable () -> Void)?
+        var more: [@Sendable () -> Void] = []
+    }
+    private let state = Mutex(State())
 
     public init() {}
 
@@ -17,20 +23,21 @@ public final class Cancellation: Sendable {
 
     /// Cancels the call. Later calls do nothing.
     public func cancel() {
-        let handlers = state.withLock { s -> [@Sendable () -> Void] in
-            guard !s.cancelled else { return [] }
+        let (first, more) = state.withLock { s -> ((@Sendable () -> Void)?, [@Sendable () -> Void]) in
+            guard !s.cancelled else { return (nil, []) }
             s.cancelled = true
-            defer { s.handlers = [] }
-            return s.handlers
+            defer { (s.first, s.more) = (nil, []) }
+            return (s.first, s.more)
         }
-        for h in handlers { h() }
+        first?()
+        for h in more { h() }
     }
 
     /// Registers `handler` for `cancel()`; runs it now if the call is already cancelled.
     func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let now = state.withLock { s -> Bool in
             if s.cancelled { return true }
-            s.handlers.append(handler)
+            if s.first == nil { s.first = handler } else { s.more.append(handler) }
             return false
         }
         if now { handler() }

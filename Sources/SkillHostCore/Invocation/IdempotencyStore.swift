@@ -25,7 +25,7 @@ struct IdempotencyStore: Sendable {
     }
 
     /// Runs `call` once per key and fingerprint within the window; see the type's comment.
-    func run(key: String, intent: String, input: JSON, _ call: () async -> Result<InvokeSuccess, SkillError>) async -> Result<InvokeSuccess, SkillError> {
+    nonisolated(nonsending) func run(key: String, intent: String, input: JSON, _ call: nonisolated(nonsending) () async -> Result<InvokeSuccess, SkillError>) async -> Result<InvokeSuccess, SkillError> {
         let hashed = SHA256.hex(of: Array(key.utf8))
         let file = StateFile(path: dir + "/" + hashed + ".json")
         let fingerprint = SHA256.hex(of: Array((intent + "\n" + Self.canonical(input).serialized).utf8))

@@ -4,7 +4,7 @@ import SkillWire
 
 /// The attempts at one admitted call (see `Invoker`): the chosen skill, then the fallbacks.
 extension Invoker {
-    func attempts(_ plan: CallPlan) async -> Result<InvokeSuccess, SkillError> {
+    nonisolated(nonsending) func attempts(_ plan: CallPlan) async -> Result<InvokeSuccess, SkillError> {
         let binding = plan.bindings[0], request = plan.request
         // 4. The chosen skill, then — for a failure that another skill might not have (crashed,
         //    timeout, unavailable, quarantine included) and only for an intent the failing skill marks
@@ -45,7 +45,7 @@ extension Invoker {
 
     /// One skill's try at a call: quarantine gate, input schema, load, call, result checks. Records
     /// the outcome in the skill's health when the skill was reached.
-    private func attempt(_ binding: IntentBinding, _ plan: CallPlan) async -> Result<InvokeSuccess, SkillError> {
+    nonisolated(nonsending) private func attempt(_ binding: IntentBinding, _ plan: CallPlan) async -> Result<InvokeSuccess, SkillError> {
         let skill = binding.skill
         // A quarantined skill is not called, nor any skill whose outcome could not be recorded.
         if let refusal = health.refusal(for: skill) { return .failure(refusal) }
@@ -70,7 +70,7 @@ extension Invoker {
         var reached: Bool
     }
 
-    private func call(_ binding: IntentBinding, _ plan: CallPlan) async -> Result<InvokeSuccess, Failure> {
+    nonisolated(nonsending) private func call(_ binding: IntentBinding, _ plan: CallPlan) async -> Result<InvokeSuccess, Failure> {
         let skill = binding.skill, request = plan.request
         func fail(_ e: SkillError, reached: Bool = true) -> Result<InvokeSuccess, Failure> { .failure(Failure(error: e, reached: reached)) }
 

@@ -12,8 +12,8 @@ extension Invoker {
     }
 
     /// Runs `call` and writes its audit line, whatever the outcome.
-    func audited(_ request: InvokeRequest, start: DispatchTime,
-                 _ call: (inout CallRecord) async -> Result<InvokeSuccess, SkillError>) async -> Result<InvokeSuccess, SkillError> {
+    nonisolated(nonsending) func audited(_ request: InvokeRequest, start: DispatchTime,
+                 _ call: nonisolated(nonsending) (inout CallRecord) async -> Result<InvokeSuccess, SkillError>) async -> Result<InvokeSuccess, SkillError> {
         var record = CallRecord()
         let outcome = await call(&record)
         audit(request, record, outcome, start: start)

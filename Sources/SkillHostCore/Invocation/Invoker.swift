@@ -12,6 +12,10 @@ import Synchronization
 ///   the audit line around the whole call (`audited`, Invoker+Audit.swift);
 ///   the call context the skill receives (`CallContext`).
 /// Thread-safe; a call suspends (never blocks a thread) while its skill works.
+/// The steps below `invoke` (audit wrapper, attempts, the runtimes' `invoke`, the waits) are
+/// `nonisolated(nonsending)`: they run on the executor the call is already on, so a call does not hop
+/// executors between its own steps (each hop looked up the task's executor preference under a lock:
+/// 7 % of the instructions of an in-process call, by callgrind).
 public final class Invoker: Sendable {
     /// The current registry; `swap` replaces it whole, so a call sees the old or the new one.
     var registry: SkillRegistry { current.withLock { $0 } }

@@ -57,7 +57,7 @@ final class InProcessCall: Sendable {
 
     /// Awaits the completion until `deadline` (a skill that completed inside invoke() costs no
     /// suspension). On timeout the call is abandoned (see `abandon`) and nil is returned.
-    func wait(until deadline: DispatchTime) async -> RawCompletion? {
+    nonisolated(nonsending) func wait(until deadline: DispatchTime) async -> RawCompletion? {
         if let outcome = await arrived.wait(until: deadline) { return outcome }
         return abandon()
     }

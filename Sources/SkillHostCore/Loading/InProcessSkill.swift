@@ -55,7 +55,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         }
     }
 
-    func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+    nonisolated(nonsending) func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
                 cancellation: Cancellation?, view: ContextView?) async -> Result<RawCompletion, SkillError> {
         if let serial, !(await serial.enter(until: deadline, cancellation: cancellation)) {
@@ -93,7 +93,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
     /// awaits its answer until `deadline`. A probe that overran its deadline is still inside the
     /// skill: the next probe awaits that same answer rather than calling health() again, because the
     /// header promises health is [serialized] with itself.
-    func health(context: String, deadline: DispatchTime) async -> HealthProbe {
+    nonisolated(nonsending) func health(context: String, deadline: DispatchTime) async -> HealthProbe {
         guard let fn = skill.pointee.health else { return HealthProbe(status: .ok, message: "no health check declared") }
         let start = DispatchTime.now()
         let answer = Broadcast<(Int32, String?)>()

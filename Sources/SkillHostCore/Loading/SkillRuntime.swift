@@ -15,12 +15,12 @@ protocol SkillRuntime: Sendable {
     /// without a completion, ends the call with `cancelled`.
     /// `view`: context-store entries this call reads in place of the shared store's (a snapshot taken
     /// by the caller, e.g. the agent engine's request context); keys it lacks come from the shared store.
-    func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+    nonisolated(nonsending) func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
                 cancellation: Cancellation?, view: ContextView?) async -> Result<RawCompletion, SkillError>
 
     /// Asks the skill whether it can serve now, with the context a call would get; answers by `deadline`.
-    func health(context: String, deadline: DispatchTime) async -> HealthProbe
+    nonisolated(nonsending) func health(context: String, deadline: DispatchTime) async -> HealthProbe
 
     /// Releases what the runtime holds outside the host process (a worker). Blocks briefly.
     func shutdown()
@@ -29,7 +29,7 @@ protocol SkillRuntime: Sendable {
 extension SkillRuntime {
     func shutdown() {}
 
-    func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+    nonisolated(nonsending) func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
                 cancellation: Cancellation?) async -> Result<RawCompletion, SkillError> {
         await invoke(intent: intent, input: input, context: context, deadline: deadline, progress: progress, cancellation: cancellation, view: nil)

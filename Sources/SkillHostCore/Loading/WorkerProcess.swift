@@ -139,7 +139,7 @@ final class WorkerProcess: Sendable {
 
     /// Waits until the worker has loaded its skill (hello). Returns nil when it is ready, else why not:
     /// its load failure, its death, or (deadline passed) a timeout, after which the worker is stopped.
-    func waitReady(until deadline: DispatchTime, intent: String?) async -> SkillError? {
+    nonisolated(nonsending) func waitReady(until deadline: DispatchTime, intent: String?) async -> SkillError? {
         _ = await readiness.wait(until: deadline)
         let (ready, loadError, death) = state.withLock { ($0.ready, $0.loadError, $0.death) }
         if let loadError { return loadError }
@@ -168,7 +168,7 @@ final class WorkerProcess: Sendable {
     ///
     /// Cancelling sends the worker a `cancel` frame (the skill's `is_cancelled` turns true); a skill that
     /// has not completed `Cancellation.graceMs` later gets its worker stopped, and the call ends `cancelled`.
-    func call(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+    nonisolated(nonsending) func call(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
               progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
               cancellation: Cancellation? = nil, view: ContextView? = nil) async -> Result<RawCompletion, SkillError>? {
         let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress)
@@ -215,7 +215,7 @@ final class WorkerProcess: Sendable {
 
     /// Asks the skill's health function, waiting until `deadline`; nil when no answer came in time
     /// (the worker is left running: health is [serialized] and may block, the next probe queues behind).
-    func health(context: String, deadline: DispatchTime) async -> Result<WorkerHealthAnswer, SkillError>? {
+    nonisolated(nonsending) func health(context: String, deadline: DispatchTime) async -> Result<WorkerHealthAnswer, SkillError>? {
         let waiter = WorkerWaiter<WorkerHealthAnswer>(intent: nil)
         let id: UInt64
         switch register(waiter, in: \.probes) {

@@ -45,7 +45,7 @@ final class WorkerRuntime: SkillRuntime {
         serial = skill.summary.threadSafe ? nil : AsyncGate()
     }
 
-    func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
+    nonisolated(nonsending) func invoke(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
                 progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
                 cancellation: Cancellation?, view: ContextView?) async -> Result<RawCompletion, SkillError> {
         if let serial, !(await serial.enter(until: deadline, cancellation: cancellation)) {
@@ -72,7 +72,7 @@ final class WorkerRuntime: SkillRuntime {
         return outcome
     }
 
-    func health(context: String, deadline: DispatchTime) async -> HealthProbe {
+    nonisolated(nonsending) func health(context: String, deadline: DispatchTime) async -> HealthProbe {
         let worker: WorkerProcess
         switch await readyWorker(deadline: deadline, intent: nil) {
         case .failure(let e): return HealthProbe(status: .unavailable, message: e.message)
@@ -116,7 +116,7 @@ final class WorkerRuntime: SkillRuntime {
     }
 
     /// The running worker, or a new one once the backoff allows, ready (hello received) before `deadline`.
-    private func readyWorker(deadline: DispatchTime, intent: String?) async -> Result<WorkerProcess, SkillError> {
+    nonisolated(nonsending) private func readyWorker(deadline: DispatchTime, intent: String?) async -> Result<WorkerProcess, SkillError> {
         while true {
             let next = state.withLock { s -> Next in
                 if let w = s.worker, !w.hasEnded { return .use(w) }

@@ -23,7 +23,7 @@ final class WorkerWaiter<Value: Sendable>: Sendable {
     func resolve(_ r: Result<Value, SkillError>) -> Bool { outcome.resolve(r) }
 
     /// The outcome, or nil if none arrived before `deadline` (a later one is then refused by `resolve`).
-    func wait(until deadline: DispatchTime) async -> Result<Value, SkillError>? {
+    nonisolated(nonsending) func wait(until deadline: DispatchTime) async -> Result<Value, SkillError>? {
         await outcome.wait(until: deadline)
     }
 }

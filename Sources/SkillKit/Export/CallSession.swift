@@ -56,10 +56,11 @@ final class CallSession: Sendable {
         guard first else { return false }
         func send(_ message: UnsafePointer<CChar>?) {
             if let json {
-                (json + [0]).withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) {
-                        borrowed.complete(borrowed.call, status, $0.baseAddress, json.count, message)
-                    }
+                // NUL-terminated as well as counted, in a buffer on the stack (small results: no malloc).
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: json.count + 1) { buffer in
+                    json.withUnsafeBytes { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: $0) }
+                    buffer[json.count] = 0
+                    borrowed.complete(borrowed.call, status, buffer.baseAddress, json.count, message)
                 }
             } else {
                 borrowed.complete(borrowed.call, status, nil, 0, message)

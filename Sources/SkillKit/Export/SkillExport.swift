@@ -10,9 +10,9 @@ import Synchronization
 /// - Records `abi_major`/`abi_minor` from `skillhost.h`, `struct_size`s, the toolchain as
 ///   `"swift-MAJOR.MINOR"`, and `SKH_SKILL_THREAD_SAFE` when `isThreadSafe`.
 /// - Bridges the ABI functions: `init` (stores the host table, calls `setUp`), `invoke` (copies the call's
-///   input and context, runs `execute` on a detached task, completes exactly once), `health` (runs
-///   `healthCheck` on a task while the host's thread waits on a semaphore; the detail JSON is `malloc`ed
-///   and released by `release`).
+///   input and context, runs `execute` as a task that starts on the calling thread (`Task.immediate`),
+///   completes exactly once), `health` (runs `healthCheck` on a task while the host's thread waits on a
+///   semaphore; the detail JSON is `malloc`ed and released by `release`).
 ///
 /// One image normally exports one skill. Up to 8 distinct skill ids can be exported in one process
 /// (a test binary that links several skills); more is a programming error and traps.

@@ -2,8 +2,16 @@ import Foundation
 
 /// The SDK's JSON conventions, in one place.
 enum SkillJSON {
-    /// Decoder for inputs and configuration: `Date` from an RFC 3339 string (see `SkillDates`).
-    static func decoder() -> JSONDecoder {
+    /// `T` from `json`: the quick path (`QuickDecoding`) when it is sure, else `decoder`, whose
+    /// `DecodingError` the caller turns into a message.
+    static func decode<T: Decodable>(_ type: T.Type, from json: [UInt8]) throws -> T {
+        if let value = QuickDecoding.decode(T.self, from: json) { return value }
+        return try decoder.decode(T.self, from: Data(json))
+    }
+
+    /// Decoder for inputs and configuration: `Date` from an RFC 3339 string (see `SkillDates`). One
+    /// instance for every call (JSONDecoder is thread-safe; its options never change after this).
+    static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -15,10 +23,17 @@ enum SkillJSON {
             return date
         }
         return decoder
+    }()
+
+    /// Encoder for results: sorted keys, unescaped slashes, `Date` as RFC 3339 in `timeZone`. The one
+    /// for UTC (the default of `SkillResult`) is made once and shared (JSONEncoder is thread-safe).
+    static func encoder(timeZone: TimeZone) -> JSONEncoder {
+        timeZone == SkillDates.utc ? utcEncoder : makeEncoder(timeZone: timeZone)
     }
 
-    /// Encoder for results: sorted keys, unescaped slashes, `Date` as RFC 3339 in `timeZone`.
-    static func encoder(timeZone: TimeZone) -> JSONEncoder {
+    private static let utcEncoder = makeEncoder(timeZone: SkillDates.utc)
+
+    private static func makeEncoder(timeZone: TimeZone) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in

@@ -50,8 +50,11 @@ final class Pending<Value: Sendable>: Sendable {
     }
 
     /// The value, or nil if `deadline` passed (or `expire` was called) first.
-    func wait(until deadline: DispatchTime? = nil) async -> Value? {
-        if case .settled(let v) = state.withLock({ $0 }) { return v }  // fast path: no suspension, no timer
+    nonisolated(nonsending) func wait(until deadline: DispatchTime? = nil) async -> Value? {
+        // Fast path (no suspension, no timer); the state is looked at in place, not copied out.
+        if let settled = state.withLock({ s -> Value?? in if case .settled(let v) = s { return .some(v) } else { return nil } }) {
+            return settled
+        }
         let timer = deadline.map { d in HostTimers.shared.schedule(at: d) { [self] in _ = expire() } }
         let value = await withCheckedContinuation { (k: CheckedContinuation<Value?, Never>) in
             let ready = state.withLock { s -> Value?? in
@@ -93,7 +96,8 @@ final class Latch: Sendable {
     }
 
     /// True once the latch is open; false if `deadline` passed first.
-    func wait(until deadline: DispatchTime) async -> Bool {
+    nonisolated(nonsending) func wait(until deadline: DispatchTime) async -> Bool {
+        if isOpen { return true }  // the usual case (a ready worker, every call): nothing allocated
         let p = Pending<Void>()
         let open = state.withLock { s -> Bool in
             if s.open { return true }
@@ -123,7 +127,7 @@ final class Broadcast<Value: Sendable>: Sendable {
     }
 
     /// The value, or nil if `deadline` passed first.
-    func wait(until deadline: DispatchTime) async -> Value? {
+    nonisolated(nonsending) func wait(until deadline: DispatchTime) async -> Value? {
         guard await latch.wait(until: deadline) else { return nil }
         return value.withLock { $0 }
     }
@@ -138,7 +142,7 @@ final class AsyncGate: Sendable {
 
     /// Waits for the gate; true when this caller holds it (and must `leave`), false if `deadline`
     /// passed or `cancellation` fired first.
-    func enter(until deadline: DispatchTime, cancellation: Cancellation? = nil) async -> Bool {
+    nonisolated(nonsending) func enter(until deadline: DispatchTime, cancellation: Cancellation? = nil) async -> Bool {
         let p = state.withLock { s -> Pending<Void>? in
             if !s.busy { s.busy = true; return nil }
             let p = Pending<Void>()
