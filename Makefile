@@ -23,8 +23,12 @@ build:
 	$(MAKE) -s -C Plugins/UnitsSkill OUT=$(RELEASE)
 	$(MAKE) --no-print-directory mail-skill
 
-# The mail skill from its own package → $(MAIL_SKILL).
+# The mail skill from its own package → $(MAIL_SKILL). SwiftPM does not notice a file added to a
+# path dependency (SkillKit) once it has planned the build: the plan is dropped so it is made again
+# (a second or two), or a new SkillKit file would be missing from the mail skill's builds (release and
+# the debug one of its tests).
 mail-skill:
+	rm -f Plugins/MailSkill/.build/*/*/description.json
 	$(SWIFT) build -c release --package-path Plugins/MailSkill
 
 build-debug:
