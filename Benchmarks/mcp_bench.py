@@ -205,6 +205,11 @@ def in_flight(c, n, depth=8):
     return out, n / ((time.perf_counter_ns() - start) / 1e9)
 
 
+# Quick calls timed on each side of the "64 slow calls in flight" comparison (they all must answer
+# within the slow calls' 5 s, about 0.2 s here).
+QUICK_CALLS = 1000
+
+
 def quick_calls(c, n):
     """n sequential echo calls, each timed alone (µs); responses to other requests are set aside."""
     out = []
@@ -306,13 +311,16 @@ def main():
     shutil.copy(os.path.join(fixtures, "delay_queue.so"), skills)
     c = Client([skillhost, "mcp", "--skills-dir", skills, "--config", quiet_config], env)
     c.initialize()
-    idle = quick_calls(c, 200)
+    # Warm-up first (the echo worker's start, the first calls' allocations), then 1000 calls a side:
+    # 200 were too few to tell 2× from noise on this shared machine.
+    quick_calls(c, 100)
+    idle = quick_calls(c, QUICK_CALLS)
     slow_ids = set()
     for _ in range(64):
         slow_ids.add(c.send("tools/call", {"name": "fixture.delay", "arguments": {"ms": 5000}}))
     time.sleep(0.1)
     t_busy = time.perf_counter()
-    busy = quick_calls(c, 200)
+    busy = quick_calls(c, QUICK_CALLS)
     busy_span = time.perf_counter() - t_busy
     answered_slow = 0
     while answered_slow < 64:
@@ -326,7 +334,7 @@ def main():
     print()
     print(f"(f2) quick tools/call (echo, worker) while 64 calls of 5 s are in flight on another skill: p50 {fmt(busy_p50)} µs, "
           f"p99 {fmt(pct(busy, 99))} µs; idle p50 {fmt(idle_p50)} µs ({busy_p50 / idle_p50:.2f}×); "
-          f"200 quick calls took {busy_span * 1000:.0f} ms, all before the first slow answer")
+          f"{QUICK_CALLS} quick calls took {busy_span * 1000:.0f} ms, all before the first slow answer")
 
     # From a .so landing (atomic rename into the folder) to notifications/tools/list_changed.
     c = Client([skillhost, "mcp", "--skills-dir", skills, "--config", quiet_config], env)
