@@ -1,3 +1,4 @@
+import SkillWire
 import XCTest
 @testable import SkillHostCore
 
@@ -41,8 +42,9 @@ final class ManifestTests: XCTestCase {
             .replacingOccurrences(of: #""intentCount":1"#, with: #""permissions":{"structSize":40,"flags":1,"network":["api.example.com:443"],"read":["{home}/Mail"],"write":[],"environment":[]},"intentCount":1"#)
         for text in [good, rich] {
             let m = try validate(text).get()
-            var direct: [UInt8] = []
-            m.writeJSON(to: &direct)
+            var line = Line()
+            m.writeJSON(to: &line)
+            let direct = line.bytes
             var tree: [UInt8] = []
             m.json.write(to: &tree)
             XCTAssertEqual(String(decoding: direct, as: UTF8.self), String(decoding: tree, as: UTF8.self))

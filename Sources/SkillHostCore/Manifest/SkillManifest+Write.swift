@@ -1,95 +1,81 @@
+import SkillWire
+
 /// The manifest's JSON text written straight from the values, without building a `JSON` tree first:
 /// a cold scan writes one per file into the scan cache. Byte for byte what `json.write(to:)` writes
-/// (ManifestTests pins that down), so either may produce what `list --json` splices.
+/// (ManifestTests pins that down), so either may produce what `list --json` splices. Keys go through
+/// `Line.key`; strings and nested values through `JSON`'s own writer, so the escaping is `json`'s.
 extension SkillManifest {
-    func writeJSON(to out: inout [UInt8]) {
+    func writeJSON(to line: inout Line) {
         let i = identity
-        out.append(0x7b)
-        var first = true
-        func key(_ k: StaticString) {
-            if !first { out.append(0x2c) }
-            first = false
-            out.append(0x22)
-            out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
-            out.append(contentsOf: [0x22, 0x3a])
-        }
-        func string(_ k: StaticString, _ v: String) { key(k); JSON.writeString(v, to: &out) }
-        func bool(_ k: StaticString, _ v: Bool) { key(k); out.append(contentsOf: (v ? "true" : "false").utf8) }
+        line.raw("{")
+        func key(_ k: StaticString) { line.key(k) }
+        func string(_ k: StaticString, _ v: String) { key(k); JSON.writeString(v, to: &line.bytes) }
+        func bool(_ k: StaticString, _ v: Bool) { key(k); line.bool(v) }
         string("id", i.id); string("name", i.name); string("version", i.version.description)
         string("category", i.category); string("vendor", i.vendor); string("description", i.description)
         string("abi", i.abi); string("abiRequired", i.abiRequired); string("abiServed", i.abiServed)
         key("toolchain")
-        if let t = i.toolchain { JSON.writeString(t, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        if let t = i.toolchain { JSON.writeString(t, to: &line.bytes) } else { line.raw("null") }
         bool("threadSafe", i.threadSafe); bool("hasHealth", i.hasHealth)
-        if !i.permissions.isEmpty { key("requestedPermissions"); i.permissions.json.write(to: &out) }
+        if !i.permissions.isEmpty { key("requestedPermissions"); i.permissions.json.write(to: &line.bytes) }
         key("intents")
-        out.append(0x5b)
+        line.raw("[")
         for (k, intent) in intents.enumerated() {
-            if k > 0 { out.append(0x2c) }
-            intent.writeJSON(to: &out)
+            if k > 0 { line.raw(",") }
+            intent.writeJSON(to: &line)
         }
-        out.append(contentsOf: [0x5d, 0x7d])
+        line.raw("]}")
     }
 }
 
 extension IntentManifest {
     /// Byte for byte what `json.write(to:)` writes (see `SkillManifest.writeJSON`).
-    func writeJSON(to out: inout [UInt8]) {
-        out.append(0x7b)
-        var first = true
-        func key(_ k: StaticString) {
-            if !first { out.append(0x2c) }
-            first = false
-            out.append(0x22)
-            out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
-            out.append(contentsOf: [0x22, 0x3a])
-        }
+    func writeJSON(to line: inout Line) {
+        line.raw("{")
         func strings(_ list: [String]) {
-            out.append(0x5b)
+            line.raw("[")
             for (k, s) in list.enumerated() {
-                if k > 0 { out.append(0x2c) }
-                JSON.writeString(s, to: &out)
+                if k > 0 { line.raw(",") }
+                JSON.writeString(s, to: &line.bytes)
             }
-            out.append(0x5d)
+            line.raw("]")
         }
-        key("name"); JSON.writeString(name, to: &out)
-        key("version"); out.append(contentsOf: String(version).utf8)
-        key("address"); JSON.writeString(address, to: &out)
-        key("description"); JSON.writeString(description, to: &out)
-        key("inputSchema"); inputSchema.write(to: &out)
-        key("outputSchema"); (outputSchema ?? .null).write(to: &out)
-        key("flags"); strings(flags.names)
-        key("surfaces"); strings(surfaces.names)
-        key("priority"); out.append(contentsOf: String(priority).utf8)
-        key("confidence"); out.append(contentsOf: JSON.format(confidence).utf8)
-        key("keywords")
-        out.append(0x7b)
+        line.key("name"); JSON.writeString(name, to: &line.bytes)
+        line.key("version"); line.number(version)
+        line.key("address"); JSON.writeString(address, to: &line.bytes)
+        line.key("description"); JSON.writeString(description, to: &line.bytes)
+        line.key("inputSchema"); inputSchema.write(to: &line.bytes)
+        line.key("outputSchema"); (outputSchema ?? .null).write(to: &line.bytes)
+        line.key("flags"); strings(flags.names)
+        line.key("surfaces"); strings(surfaces.names)
+        line.key("priority"); line.number(priority)
+        line.key("confidence"); line.bytes.append(contentsOf: JSON.format(confidence).utf8)
+        line.key("keywords")
+        line.raw("{")
         for (k, lang) in keywords.keys.sorted().enumerated() {
-            if k > 0 { out.append(0x2c) }
-            JSON.writeString(lang, to: &out)
-            out.append(0x3a)
+            if k > 0 { line.raw(",") }
+            JSON.writeString(lang, to: &line.bytes)
+            line.raw(":")
             strings(keywords[lang]!)
         }
-        out.append(0x7d)
-        key("examples")
-        out.append(0x5b)
+        line.raw("}")
+        line.key("examples")
+        line.raw("[")
         for (k, e) in examples.enumerated() {
-            if k > 0 { out.append(0x2c) }
-            out.append(contentsOf: #"{"lang":"#.utf8)
-            JSON.writeString(e.lang, to: &out)
-            out.append(contentsOf: #","text":"#.utf8)
-            JSON.writeString(e.text, to: &out)
+            if k > 0 { line.raw(",") }
+            line.raw("{")
+            line.key("lang"); JSON.writeString(e.lang, to: &line.bytes)
+            line.key("text"); JSON.writeString(e.text, to: &line.bytes)
             if let input = e.input {
-                out.append(contentsOf: #","input":"#.utf8)
-                input.write(to: &out)
+                line.key("input"); input.write(to: &line.bytes)
             }
-            out.append(0x7d)
+            line.raw("}")
         }
-        out.append(0x5d)
+        line.raw("]")
         if !feeds.isEmpty {
-            key("feeds")
-            JSON.array(feeds.map(\.json)).write(to: &out)
+            line.key("feeds")
+            JSON.array(feeds.map(\.json)).write(to: &line.bytes)
         }
-        out.append(0x7d)
+        line.raw("}")
     }
 }

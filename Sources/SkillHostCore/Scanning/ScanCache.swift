@@ -1,3 +1,4 @@
+import SkillWire
 import Glibc
 
 /// What the scanner learned about each file, keyed by absolute path and valid while the file's
@@ -120,10 +121,10 @@ struct ScanCache {
 
     mutating func store(_ file: String, key: Key, outcome: Result<SkillManifest, Refusal>) {
         entries[file] = Entry(key: key, sha256: nil, outcome: outcome.map {
-            var text: [UInt8] = []
-            text.reserveCapacity(2048)
+            var text = Line()
+            text.bytes.reserveCapacity(2048)
             $0.writeJSON(to: &text)
-            return Stored(summary: $0.summary, text: text)
+            return Stored(summary: $0.summary, text: text.bytes)
         })
         dirty = true
     }

@@ -98,44 +98,16 @@ enum JSONObjectCheck {
             return true
         }
 
-        mutating func digits() -> Bool {
-            let start = at
-            while let c = peek, c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") { at += 1 }
-            return at > start
-        }
-
         mutating func number() -> Bool {
-            _ = take(UInt8(ascii: "-"))
-            if take(UInt8(ascii: "0")) {
-                // no leading zeros: "01" is not a number
-            } else {
-                guard let c = peek, c >= UInt8(ascii: "1") && c <= UInt8(ascii: "9") else { return false }
-                _ = digits()
-            }
-            if take(UInt8(ascii: ".")) { guard digits() else { return false } }
-            if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-                if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
-                guard digits() else { return false }
-            }
+            guard let end = JSONGrammar.numberEnd(bytes, from: at) else { return false }
+            at = end
             return true
         }
 
         /// Four hex digits after `\u`, as a number.
-        mutating func hex4() -> UInt32? {
-            guard at + 4 <= bytes.count else { return nil }
-            var v: UInt32 = 0
-            for _ in 0..<4 {
-                let c = bytes[at]
-                let d: UInt8
-                switch c {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                v = v << 4 | UInt32(d)
-                at += 1
-            }
+        mutating func hex4() -> UInt16? {
+            guard let v = JSONGrammar.hex4(bytes, at: at) else { return nil }
+            at += 4
             return v
         }
 

@@ -174,41 +174,15 @@ enum JSONTree {
         }
 
         private mutating func hex4() -> UInt16? {
-            guard at + 4 <= bytes.count else { return nil }
-            var v: UInt16 = 0
-            for _ in 0..<4 {
-                let c = bytes[at]
-                let d: UInt8
-                switch c {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                v = v << 4 | UInt16(d)
-                at += 1
-            }
+            guard let v = JSONGrammar.hex4(bytes, at: at) else { return nil }
+            at += 4
             return v
         }
 
-        /// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
         mutating func number() -> Value? {
             let start = at
-            func digit() -> Bool { at < bytes.count && bytes[at] >= 0x30 && bytes[at] <= 0x39 }
-            if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
-            guard digit() else { return nil }
-            if bytes[at] == UInt8(ascii: "0") { at += 1 } else { while digit() { at += 1 } }
-            if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
-                at += 1
-                guard digit() else { return nil }
-                while digit() { at += 1 }
-            }
-            if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
-                at += 1
-                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-                guard digit() else { return nil }
-                while digit() { at += 1 }
-            }
+            guard let end = JSONGrammar.numberEnd(bytes, from: at) else { return nil }
+            at = end
             return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self))
         }
     }
