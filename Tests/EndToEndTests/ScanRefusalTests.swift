@@ -228,6 +228,33 @@ final class ScanRefusalTests: EndToEndTestCase {
         _ = try assertInvokeOK(invoke("fixture.slow", #"{"ms":1}"#), skill: "test.fixture.slow")
     }
 
+    /// A folder of `ManifestReader.splitAt` (64) files or more is read by two scan processes at once,
+    /// each with half of the files (on a machine with two cores or more). A crash in the first
+    /// process's share, and a crash and a hang in the second's, are each blamed on their own file and
+    /// step; every other file of both shares is answered, and the hang costs one deadline.
+    func testCrashesAndAHangInBothScanProcessesOfALargeFolderAreEachBlamedOnTheirOwnFile() throws {
+        let initCrash = try addSkill("init_crash.so", as: "a_init_crash.so")      // first of the first share
+        for i in 0..<77 { try addSkill("echo_c.so", as: String(format: "e%03d.so", i)) }
+        let entryCrash = try addSkill("entry_crash.so", as: "m_entry_crash.so")   // in the second share
+        let hang = try addSkill("init_hang.so", as: "z_init_hang.so")             // last of the second share
+        let list = try listAll(["--scan-timeout", "500"])
+        XCTAssertLessThan(list.result.elapsed, 4.0, "one 500 ms deadline, not one per process: \(list.result.summary)")
+        XCTAssertEqual(list.skills.compactMap { $0["path"] as? String }, [skills + "/e000.so"], list.result.summary)
+        XCTAssertEqual(list.refused.count, 79, list.result.summary)
+        let duplicates = list.refused.filter { $0["reason"] as? String == "duplicate_id" }.compactMap { $0["file"] as? String }
+        XCTAssertEqual(Set(duplicates), Set((1..<77).map { skills + String(format: "/e%03d.so", $0) }),
+                       "every copy in both shares was read: \(list.result.summary)")
+        let i = try XCTUnwrap(list.refused.first("file", initCrash), list.result.summary)
+        XCTAssertEqual(i["reason"] as? String, "crashed_during_scan", "\(i)")
+        XCTAssertTrue((i["message"] as? String ?? "").contains("while loading (its static initializers)"), "\(i)")
+        let e = try XCTUnwrap(list.refused.first("file", entryCrash), list.result.summary)
+        XCTAssertEqual(e["reason"] as? String, "crashed_during_scan", "\(e)")
+        XCTAssertTrue((e["message"] as? String ?? "").contains("in skillhost_entry"), "\(e)")
+        let h = try XCTUnwrap(list.refused.first("file", hang), list.result.summary)
+        XCTAssertEqual(h["reason"] as? String, "timed_out", "\(h)")
+        try assertEchoStillServes()
+    }
+
     // MARK: - Permissions
 
     func testWorldWritableSkillFileIsRefusedAsInsecureWithChmodHint() throws {

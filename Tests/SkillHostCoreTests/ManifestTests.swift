@@ -57,7 +57,7 @@ final class ManifestTests: XCTestCase {
     func testRoundTripsThroughTheCacheForm() throws {
         let m = try validate(good).get()
         XCTAssertEqual(SkillManifest(json: try JSON.parse(m.json.serialized)), m)
-        XCTAssertEqual(SkillSummary(compact: try JSON.parse(m.summary.compactJSON.serialized)), m.summary)
+        XCTAssertEqual(try summaryThroughTheScanCache(m), m.summary)
     }
 
     func testRefusesAnotherABIMajorNamingBothVersions() {
@@ -83,7 +83,7 @@ final class ManifestTests: XCTestCase {
         let two = good.replacingOccurrences(of: #""intents":[{"#, with: #""intents":[{"structSize":80,"name":"cal.events.list","version":2,"inputSchema":"{\"type\":\"object\"}"},{"#)
         let m = try validate(two).get()
         XCTAssertEqual(m.intents.map(\.address).sorted(), ["cal.events.list", "cal.events.list@2"])
-        XCTAssertEqual(SkillSummary(compact: try JSON.parse(m.summary.compactJSON.serialized)), m.summary)
+        XCTAssertEqual(try summaryThroughTheScanCache(m), m.summary)
     }
 
     func testRefusesAToolchainMismatchNamingBoth() {
@@ -113,6 +113,46 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(ref.reason, .missingSymbol)
         XCTAssertEqual(ref.message, "no skillhost_entry")
         XCTAssertEqual(ref.hint, "export it")
+    }
+
+    /// The byte-by-byte reading of ASCII versions (`SemanticVersion.ascii`) answers exactly as the
+    /// reading by Characters for every text: chosen edge cases, then 20 000 seeded version-like texts
+    /// with random edits (digits, ".", "-", "+", letters, a space, CR LF).
+    func testTheASCIIVersionReadingAgreesWithTheReadingByCharacters() {
+        func same(_ t: String, file: StaticString = #filePath, line: UInt = #line) {
+            let quick = SemanticVersion.ascii(t.utf8), slow = SemanticVersion(characters: t)
+            XCTAssertEqual(quick, slow, "\"\(t)\"", file: file, line: line)
+            XCTAssertEqual(quick?.build, slow?.build, "\"\(t)\"", file: file, line: line)
+            XCTAssertEqual(quick?.description, slow?.description, "\"\(t)\"", file: file, line: line)
+        }
+        for t in ["1.2.3", "0.0.0", "1.2.3-beta.1+build.5", "1.0.0+", "1.0.0-", "1.0.0-+x", "01.0.0", "1.00.0", "1.0",
+                  "1.0.0.0", "", "+", "-", "1..0", "1.0.0-a..b", "1.0.0-a-b.-c", "1.0.0+a+b", "1.0.0-x+y-z",
+                  "99999999999999999999.0.0", "9223372036854775807.0.0", "1.0.0-\r\n", "1.0.0+\r\n", " 1.0.0", "1.0.0 "] { same(t) }
+        var rng = SplitMix64(seed: 10)
+        let numbers = ["0", "1", "7", "10", "01", "00", "99999999999999999999"]
+        let idents = ["alpha", "1", "0", "01", "x-y", "-", "", "Z9"]
+        let alphabet = Array("0123456789.-+aZ \r\n")
+        var valid = 0
+        for _ in 0..<20_000 {
+            // A version-like text (three numbers, maybe a prerelease and build), then 0–2 random edits.
+            var t = (0..<3).map { _ in numbers.randomElement(using: &rng)! }.joined(separator: ".")
+            if Bool.random(using: &rng) { t += "-" + (0..<Int.random(in: 1...3, using: &rng)).map { _ in idents.randomElement(using: &rng)! }.joined(separator: ".") }
+            if Bool.random(using: &rng) { t += "+" + idents.randomElement(using: &rng)! }
+            var chars = Array(t)
+            for _ in 0..<Int.random(in: 0...2, using: &rng) {
+                let at = Int.random(in: 0...chars.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: chars.insert(alphabet.randomElement(using: &rng)!, at: at)
+                case 1 where at < chars.count: chars.remove(at: at)
+                default: if at < chars.count { chars[at] = alphabet.randomElement(using: &rng)! }
+                }
+            }
+            t = String(chars)
+            same(t)
+            if SemanticVersion(characters: t) != nil { valid += 1 }
+        }
+        XCTAssertGreaterThan(valid, 2_000, "valid versions are among the generated texts")
+        XCTAssertLessThan(valid, 18_000, "invalid ones too")
     }
 
     func testSemanticVersionParsingAndPrecedence() {
@@ -186,5 +226,18 @@ final class ManifestFeedsTests: XCTestCase {
             XCTAssertTrue(r.hint?.contains("skh_intent.feeds is a JSON array like") == true, "the fix: \(r.hint ?? "none")")
         }
         XCTAssertTrue(refusal(withFeeds("[{"))!.message.contains(#"field "feeds" is not valid JSON"#))
+    }
+}
+
+/// A seeded generator (SplitMix64), so a failure can be replayed.
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
     }
 }

@@ -191,6 +191,18 @@ public struct SemanticVersion: Sendable, Equatable, Comparable, CustomStringConv
     public var build: String?
 
     public init?(_ text: String) {
+        // Plain ASCII (every version any skill declares in practice) is read byte by byte: the
+        // Character-based reading below breaks graphemes, and a scan or a warm `list` reads one
+        // version per skill. Any other text (and an invalid version) takes the reading by Characters.
+        if let quick = Self.ascii(text.utf8) {
+            self = quick
+        } else {
+            self.init(characters: text)
+        }
+    }
+
+    /// The reading by Characters (any text; `ascii` gives the same answer for ASCII text).
+    init?(characters text: String) {
         var core = Substring(text)
         if let plus = core.firstIndex(of: "+") {
             build = String(core[core.index(after: plus)...])
@@ -210,6 +222,51 @@ public struct SemanticVersion: Sendable, Equatable, Comparable, CustomStringConv
             nums.append(n)
         }
         (major, minor, patch) = (nums[0], nums[1], nums[2])
+    }
+
+    private init(major: Int, minor: Int, patch: Int, prerelease: [String], build: String?) {
+        (self.major, self.minor, self.patch, self.prerelease, self.build) = (major, minor, patch, prerelease, build)
+    }
+
+    /// The version in `text` when it is all ASCII (nil for any other text, and for an invalid one:
+    /// `init` then reads it by Characters and refuses it the same way). The rules of `init`: MAJOR.MINOR.PATCH of
+    /// digits without leading zeros, then optionally `-` and dot-separated non-empty identifiers of
+    /// letters, digits and `-`, then optionally `+` and non-empty build metadata (not checked further).
+    static func ascii(_ text: String.UTF8View) -> SemanticVersion? {
+        text.withContiguousStorageIfAvailable { bytes -> SemanticVersion? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var end = bytes.count
+            var build: String? = nil
+            if let plus = bytes.firstIndex(of: UInt8(ascii: "+")) {
+                guard plus + 1 < bytes.count else { return nil }
+                build = String(decoding: UnsafeBufferPointer(rebasing: bytes[(plus + 1)...]), as: UTF8.self)
+                end = plus
+            }
+            var prerelease: [String] = []
+            if let dash = bytes[..<end].firstIndex(of: UInt8(ascii: "-")) {
+                for part in bytes[(dash + 1)..<end].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
+                    guard !part.isEmpty, part.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
+                                                          || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) else { return nil }
+                    prerelease.append(String(decoding: UnsafeBufferPointer(rebasing: part), as: UTF8.self))
+                }
+                end = dash
+            }
+            var numbers: [Int] = []
+            for part in bytes[..<end].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
+                guard !part.isEmpty, part.count == 1 || part.first != UInt8(ascii: "0") else { return nil }
+                var n = 0
+                for b in part {
+                    guard (0x30...0x39).contains(b) else { return nil }
+                    let (m, o1) = n.multipliedReportingOverflow(by: 10)
+                    let (a, o2) = m.addingReportingOverflow(Int(b - 0x30))
+                    guard !o1 && !o2 else { return nil }
+                    n = a
+                }
+                numbers.append(n)
+            }
+            guard numbers.count == 3 else { return nil }
+            return SemanticVersion(major: numbers[0], minor: numbers[1], patch: numbers[2], prerelease: prerelease, build: build)
+        } ?? nil
     }
 
     public var description: String {

@@ -32,7 +32,8 @@ extension SkillManifest {
 }
 
 extension SkillSummary {
-    /// A compact form for the scan cache: arrays, not objects, so a warm start parses little.
+    /// A compact form for the scan cache: arrays, not objects, so a warm start parses little (read
+    /// back by `ScanCache.readIndex`, straight from the bytes).
     /// `[id, name, version, category, vendor, description, abiMajor, abiMinor, toolchain|null,
     ///   threadSafe, hasHealth, [[intent, flags, surfaces, priority, confidence, version], …], abiMinorRequired
     ///   (, requestedPermissions when any)]`
@@ -44,25 +45,5 @@ extension SkillSummary {
                 .array(intents.map { .array([.string($0.name), .int(Int64($0.flags.rawValue)), .int(Int64($0.surfaces.rawValue)),
                                              .int(Int64($0.priority)), .double($0.confidence), .int(Int64($0.version))]) }),
                 .int(Int64(i.abiMinorRequired))] + (i.permissions.isEmpty ? [] : [i.permissions.json]))
-    }
-
-    init?(compact j: JSON) {
-        guard let a = j.arrayValue, a.count == 13 || a.count == 14, let id = a[0].stringValue, let name = a[1].stringValue,
-              let v = a[2].stringValue, let version = SemanticVersion(v), let category = a[3].stringValue,
-              let vendor = a[4].stringValue, let description = a[5].stringValue,
-              let major = a[6].intValue, let minor = a[7].intValue, let rawIntents = a[11].arrayValue else { return nil }
-        var intents: [IntentSummary] = []
-        for ri in rawIntents {
-            guard let i = ri.arrayValue, i.count == 6, let n = i[0].stringValue, let f = i[1].intValue, let s = i[2].intValue,
-                  let p = i[3].intValue, let c = i[4].doubleValue, let v = i[5].intValue else { return nil }
-            intents.append(IntentSummary(name: n, version: Int(v), flags: IntentFlags(rawValue: UInt32(f)), surfaces: Surfaces(rawValue: UInt32(s)),
-                                         priority: Int32(p), confidence: c))
-        }
-        self.init(identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: vendor, description: description,
-                                          toolchain: a[8].stringValue, abiMajor: UInt32(major), abiMinor: UInt32(minor),
-                                          abiMinorRequired: UInt32(a[12].intValue ?? 0),
-                                          threadSafe: a[9].boolValue ?? false, hasHealth: a[10].boolValue ?? false),
-                  intents: intents)
-        if a.count == 14, let p = Permissions(json: a[13]) { identity.permissions = p }
     }
 }

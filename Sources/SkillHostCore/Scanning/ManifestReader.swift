@@ -16,7 +16,12 @@ import SkillLoading
 /// those lines (see `Progress.current`) and that file alone is
 /// recorded as crashed (with the signal, the step, and the child's last stderr lines); a new child goes
 /// on with every file still without an answer. A step that overruns the deadline is handled the same
-/// way, as timed out, after the child is killed. Not thread-safe; call from one thread.
+/// way, as timed out, after the child is killed.
+///
+/// A long list is shared between `lanes` children running at once (`share`), each started as soon as
+/// its files are ready (`Session.start`): on two cores the loads run in parallel, and the host checks
+/// the answers of both as they come. Each child has its own deadline and progress (`ScanProcess`), so
+/// a crash or a hang is still blamed on its own file. Not thread-safe; call from one thread.
 struct ManifestReader {
     var workerPath: String
     /// How long one file may take to load and describe itself.
@@ -39,108 +44,87 @@ struct ManifestReader {
 
     /// Reads every file's manifest; the answers are also returned.
     func read(_ files: [Item]) -> [String: Outcome] {
-        var results: [String: Outcome] = [:]
-        read(files) { results[$0] = $1 }
-        return results
+        final class Answers { var byPath: [String: Outcome] = [:] }
+        let answers = Answers()
+        read(files) { answers.byPath[$0] = $1 }
+        return answers.byPath
     }
 
     /// Reads every file's manifest and hands each answer to `deliver` as soon as it arrives (on the
-    /// calling thread), so the caller's work on one answer overlaps the scan process reading the next.
-    func read(_ items: [Item], deliver: (String, Outcome) -> Void) {
+    /// calling thread), so the caller's work on one answer overlaps the scan processes reading the next.
+    /// A list of `splitAt` files or more is shared between `lanes` processes.
+    func read(_ items: [Item], deliver: @escaping (String, Outcome) -> Void) {
+        let session = Session(self, deliver: deliver)
+        let share = Self.share(of: items.count)
         var rest = items[...]
         while !rest.isEmpty {
-            let batch = rest.prefix(Self.batchSize)
-            rest = rest.dropFirst(batch.count)
-            read(batch: Array(batch), deliver: deliver)
+            session.start(Array(rest.prefix(share)))
+            rest = rest.dropFirst(share)
         }
+        session.finish()
+        session.reap()
     }
 
-    /// One batch: a scan process, and a new one for the files after a crash or a timeout.
-    private func read(batch: [Item], deliver: (String, Outcome) -> Void) {
-        var pending = batch[...]
-        while !pending.isEmpty {
-            let child: ChildProcess
-            // File k of the batch is the child's fd 4 + k.
-            var arguments = ["manifest"]
-            for (k, item) in pending.enumerated() { arguments += ["\(4 + k):\(item.file.identity.text)", item.path] }
-            do { child = try ChildProcess(executable: workerPath, arguments: arguments, passing: pending.map(\.file.fd)) } catch {
-                for f in pending { deliver(f.path, .refused(Refusal(file: f.path, reason: .loadFailed, message: error.message, hint: error.hint))) }
-                return
-            }
-            var progress = Progress(pending)
-            var buffer: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            var stepStart = ContinuousClock.now
-            var ended = false
-            while !progress.finished && !ended {
-                let remaining = deadline - (ContinuousClock.now - stepStart)
-                let ms = max(0, Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
-                var fds = [pollfd(fd: child.resultFD, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: child.stderrFD, events: Int16(POLLIN), revents: 0)]
-                let r = poll(&fds, 2, ms)
-                if r < 0 && errno == EINTR { continue }
-                if r == 0 {
-                    // The deadline of the current step passed.
-                    let (_, f, loading) = progress.current!
-                    progress.answer()
-                    child.signal(SIGKILL)
-                    child.wait()
-                    let secs = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-                    let step = loading ? "finish loading" : "return from skillhost_entry"
-                    deliver(f, .refused(Refusal(
-                        file: f, reason: .timedOut,
-                        message: "\"\(f)\" did not \(step) within \(TimeText.oneDecimal(secs)) s while its manifest was read (its \(loading ? "initializer hangs" : "entry function hangs") or is very slow)",
-                        hint: "fix the skill's \(loading ? "static initializers" : "skillhost_entry"); on a slow machine raise the deadline with --scan-timeout MS and `touch` the file to have it read again")))
-                    ended = true
-                    break
-                }
-                if fds[1].revents != 0 { child.drainStderr() }
-                if fds[0].revents == 0 { continue }
-                let n = Glibc.read(child.resultFD, &chunk, chunk.count)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    let status = child.wait()
-                    if let (_, f, loading) = progress.current {
-                        progress.answer()
-                        let tail = child.lastStderrLines()
-                        let step = loading ? "while loading (its static initializers)" : "in skillhost_entry (after its static initializers had run)"
-                        deliver(f, .refused(Refusal(
-                            file: f, reason: .crashedDuringScan,
-                            message: "\"\(f)\" crashed \(step): the scan process was \(waitStatusDescription(status))" + (tail.isEmpty ? "" : "; it last wrote: \(tail)"),
-                            hint: "fix the skill's \(loading ? "static initializers" : "skillhost_entry"); to see where it crashes, load it under a debugger: gdb --args python3 -c 'import ctypes; ctypes.CDLL(\"\(f)\")\(loading ? "" : ".skillhost_entry()")'")))
-                    }
-                    ended = true
-                    break
-                }
-                buffer.append(contentsOf: chunk[0..<n])
-                // Take every complete line, then drop them from the buffer in one move.
-                var consumed = 0
-                defer { buffer.removeFirst(consumed) }
-                while let nl = buffer[consumed...].firstIndex(of: 0x0a) {
-                    let line = Array(buffer[consumed..<nl])
-                    consumed = nl + 1
-                    guard let (_, f, loading) = progress.current else { break }
-                    stepStart = .now
-                    if loading, let entryNow = Self.loadedMark(line, path: f) {
-                        progress.loaded(entryNow: entryNow)
-                        continue
-                    }
-                    guard let json = try? JSON.parse(line), json["file"]?.stringValue == f else {
-                        progress.answer()
-                        deliver(f, .refused(Refusal(file: f, reason: .loadFailed,
-                                                      message: "the scan process answered something unreadable for \"\(f)\"")))
-                        continue
-                    }
-                    if loading && json["status"]?.stringValue == "loaded" {
-                        progress.loaded(entryNow: json["entry"]?.stringValue == "now")
-                    } else {
-                        progress.answer()
-                        deliver(f, .report(json))
-                    }
+    /// Scan processes that run at once at most: one per core, at most two (the host checks every
+    /// answer on one thread; a third process would mostly wait for it).
+    static let lanes = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    /// From this many files on, a list is shared between `lanes` scan processes: below it, a second
+    /// process start (~5 ms of CPU, the cost of loading ~30 small C skills) would not pay.
+    static let splitAt = 64
+
+    /// How many files of a list of `count` one scan process reads: an even share per lane from
+    /// `splitAt` files on, at most `batchSize`.
+    static func share(of count: Int) -> Int {
+        min(batchSize, count >= splitAt && lanes > 1 ? (count + lanes - 1) / lanes : max(count, 1))
+    }
+
+    /// Scan processes started one after the other as their files are ready (`start`), at most `lanes`
+    /// at once, all polled together by the calling thread (`finish`). Every file gets exactly one
+    /// answer through `deliver`. Not thread-safe.
+    final class Session {
+        private let reader: ManifestReader
+        private let deliver: (String, Outcome) -> Void
+        private var batches: [ScanProcess] = []
+        private var chunk = [UInt8](repeating: 0, count: 65536)
+
+        init(_ reader: ManifestReader, deliver: @escaping (String, Outcome) -> Void) {
+            self.reader = reader
+            self.deliver = deliver
+        }
+
+        /// Starts a scan process for `items` (their descriptors stay open until the batch is done:
+        /// a replacement process after a crash loads them again). With `lanes` processes already
+        /// running, first handles answers until one of them is done.
+        func start(_ items: [Item]) {
+            guard !items.isEmpty else { return }
+            while batches.count(where: \.running) >= ManifestReader.lanes { step() }
+            batches.append(ScanProcess(items, workerPath: reader.workerPath, deadline: reader.deadline, deliver: deliver))
+        }
+
+        /// Handles answers until every file started so far has one.
+        func finish() {
+            while batches.contains(where: \.running) { step() }
+        }
+
+        /// Waits for the processes that answered every file to end (call after the work on the
+        /// answers: ending a process that loaded many images takes a few milliseconds).
+        func reap() {
+            for b in batches { b.reap() }
+        }
+
+        /// One poll of every running process, then the deadline of each one's current step.
+        private func step() {
+            let running = batches.filter(\.running)
+            var fds = running.flatMap(\.pollFDs)
+            let r = poll(&fds, nfds_t(fds.count), running.map(\.msLeft).min() ?? 0)
+            if r < 0 && errno == EINTR { return }
+            if r > 0 {
+                for (k, b) in running.enumerated() where fds[2 * k].revents != 0 || fds[2 * k + 1].revents != 0 {
+                    b.handle(result: fds[2 * k].revents, stderr: fds[2 * k + 1].revents, chunk: &chunk, deliver: deliver)
                 }
             }
-            if !ended { child.wait() }
-            pending = pending.enumerated().filter { !progress.answered.contains($0.offset) }.map(\.element)[...]
+            for b in running { b.checkDeadline(deliver) }
         }
     }
 

@@ -8,8 +8,8 @@ import Glibc
 /// JSON (the index), then the manifests' JSON texts back to back. The index is
 /// `{"format":5,"host":…,"files":[[path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, summary,
 /// offset, length, checksum] or [path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, refusal], …]}`,
-/// arrays rather than objects because a warm start reads it on every command. A warm start parses only
-/// the small index; a manifest's text is handed around as bytes and parsed only when a caller needs its
+/// arrays rather than objects because a warm start reads it on every command. A warm start reads only
+/// the small index, straight from its bytes (`readIndex`); a manifest's text is handed around as bytes and parsed only when a caller needs its
 /// schemas. A cache written by another host build (ABI or toolchain) is ignored.
 ///
 /// Damage heals itself: an index whose checksum does not match is dropped whole, and a manifest text
@@ -63,30 +63,29 @@ struct ScanCache {
             dirty = true
             return
         }
-        guard let j = try? JSON.parse(index),
-              j["format"]?.intValue == Self.formatVersion, j["host"]?.stringValue == hostSignature,
-              let files = j["files"]?.arrayValue else { dirty = true; return }
+        guard let rows = index.withUnsafeBufferPointer({ Self.readIndex($0, hostSignature: hostSignature) }) else { dirty = true; return }
         let blob = nl + 1
-        entries.reserveCapacity(files.count)
-        for f in files {
-            guard let e = f.arrayValue, e.count >= 8, let path = e[0].stringValue, let ino = e[1].intValue,
-                  let size = e[2].intValue, let mt = e[3].intValue, let ct = e[4].intValue, let mode = e[5].intValue else { continue }
-            let key = Key(inode: UInt64(bitPattern: ino), size: size, mtimeNs: mt, ctimeNs: ct, mode: UInt32(truncatingIfNeeded: mode))
+        entries.reserveCapacity(rows.count)
+        for row in rows {
             let outcome: Result<Stored, Refusal>
-            if e.count == 11, let summary = SkillSummary(compact: e[7]), let off = e[8].intValue, let len = e[9].intValue,
-               off >= 0, len > 0, blob + Int(off) + Int(len) <= bytes.count {
+            switch row.body {
+            case .manifest(let summary, let off, let len, let checksum):
+                guard off >= 0, len > 0, off <= bytes.count, len <= bytes.count, blob + Int(off) + Int(len) <= bytes.count else {
+                    dirty = true
+                    continue
+                }
                 let start = blob + Int(off)
                 let text = bytes[start..<start + Int(len)]
-                guard e[10].stringValue == Self.checksum(text) else {
+                guard checksum == Self.checksum(text) else {
                     damaged += 1
                     dirty = true
                     continue  // dropped: the file is scanned again
                 }
                 outcome = .success(Stored(summary: summary, text: Array(text)))
-            } else if e.count == 8, let r = Refusal(json: e[7]) {
+            case .refusal(let r):
                 outcome = .failure(r)
-            } else { dirty = true; continue }
-            entries[path] = Entry(key: key, sha256: e[6].stringValue, outcome: outcome)
+            }
+            entries[row.path] = Entry(key: row.key, sha256: row.sha256, outcome: outcome)
         }
     }
 

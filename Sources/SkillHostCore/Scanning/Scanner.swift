@@ -100,31 +100,26 @@ public struct Scanner {
         var preRefused: [String: Refusal] = [:]
         var devices: [String: UInt64] = [:]
         // Each file is opened once and checked through its descriptor (the file, and every folder
-        // above where it really is); the scan process loads that very descriptor.
+        // above where it really is); a scan process loads that very descriptor. Scan processes start
+        // while the walk goes on, each as soon as its share of the files is open and checked
+        // (`ManifestReader.share`), so their start overlaps the host's opens and checks.
         var toRead: [ManifestReader.Item] = []
+        var keys: [String: ScanCache.Key] = [:]
         let memo = PathSafety.Memo()
-
-        // Reads the manifests of the files opened so far in one scan process, caches the answers and
-        // closes those descriptors (the host never loaded them). Called every `batchSize` files, so
-        // the host never holds more descriptors than that (RLIMIT_NOFILE is often 1024).
-        func readManifests() {
-            guard !toRead.isEmpty else { return }
-            report.scanned += toRead.count
-            let keys = Dictionary(toRead.map { ($0.path, Self.key($0.file.status)) }, uniquingKeysWith: { a, _ in a })
-            // Each answer is validated as it arrives, while the scan process goes on loading the next file.
-            ManifestReader(workerPath: workerPath, deadline: deadline).read(toRead) { p, answer in
-                let outcome: Result<SkillManifest, Refusal>
-                switch answer {
-                case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
-                case .refused(let r): outcome = .failure(r)
-                }
-                // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
-                // command the full deadline. Changing the file (or `touch`) makes it be read again.
-                cache.store(p, key: keys[p]!, outcome: outcome)
+        // Each answer is validated as it arrives, while the scan processes go on loading the next files.
+        let session = ManifestReader.Session(ManifestReader(workerPath: workerPath, deadline: deadline)) { p, answer in
+            let outcome: Result<SkillManifest, Refusal>
+            switch answer {
+            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
+            case .refused(let r): outcome = .failure(r)
             }
-            toRead.removeAll()
+            // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
+            // command the full deadline. Changing the file (or `touch`) makes it be read again.
+            cache.store(p, key: keys[p]!, outcome: outcome)
         }
 
+        // The folders first: how many candidates there are decides how the reads are shared.
+        var folders: [(abs: String, problem: SkillLoadError?, names: [String], badNames: [String])] = []
         for dir in directories {
             let abs = PathText.absolute(dir)
             var st = stat()
@@ -138,6 +133,11 @@ public struct Scanner {
             let folderProblem = PathSafety.folderChainProblem(abs, memo: memo)
             report.folders.append(FolderReport(path: abs, exists: true, problem: folderProblem?.message, hint: folderProblem?.hint))
             let (names, badNames) = Self.candidates(in: abs)
+            folders.append((abs, folderProblem, names, badNames))
+        }
+        let share = ManifestReader.share(of: folders.reduce(0) { $0 + $1.names.count })
+
+        for (abs, folderProblem, names, badNames) in folders {
             for shown in badNames {
                 report.refusals.append(Refusal(file: abs + "/" + shown, reason: .badFileName,
                                                message: "\"\(abs)/\(shown)\" was not loaded: its name is not valid UTF-8 (shown with \\x escapes), and skillhost names every file it runs in text and JSON",
@@ -204,13 +204,24 @@ public struct Scanner {
                 } else if let e = ELFCheck.check(file) {
                     cache.store(path, key: key, outcome: .failure(Refusal(file: path, e)))
                 } else {
+                    keys[path] = key
                     toRead.append(ManifestReader.Item(path: path, file: file))
-                    if toRead.count == ManifestReader.batchSize { readManifests() }
+                    if toRead.count == share {
+                        report.scanned += toRead.count
+                        session.start(toRead)
+                        toRead.removeAll()
+                    }
                 }
             }
         }
-
-        readManifests()
+        // The rest, shared like a list of its own; then every answer.
+        report.scanned += toRead.count
+        let lastShare = ManifestReader.share(of: toRead.count)
+        for start in stride(from: 0, to: toRead.count, by: lastShare) {
+            session.start(Array(toRead[start..<min(start + lastShare, toRead.count)]))
+        }
+        toRead.removeAll()
+        session.finish()
 
         var valid: [ScannedSkill] = []
         for (p, key) in ordered {
@@ -227,6 +238,7 @@ public struct Scanner {
         Self.resolveVersions(valid, into: &report)
         cache.retain(only: Set(ordered.map(\.path)))
         if let problem = cache.save() { HostLog.warning(problem) }
+        session.reap()
         return report
     }
 

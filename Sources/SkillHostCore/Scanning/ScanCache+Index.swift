@@ -1,0 +1,181 @@
+import SkillWire
+
+extension ScanCache {
+    /// One row of the cache's index (see `ScanCache` for the format).
+    struct IndexRow {
+        enum Body {
+            /// A valid file: its summary, and where its manifest text is after the index, with its checksum.
+            case manifest(SkillSummary, offset: Int64, length: Int64, checksum: String)
+            case refusal(Refusal)
+        }
+        var path: String
+        var key: Key
+        var sha256: String?
+        var body: Body
+    }
+
+    /// The rows of index line `bytes`, read straight from the bytes (a warm start reads one row per
+    /// skill on every command; a JSON tree of every row, summary and intent cost about as much as the
+    /// rest of reading the cache). The grammar, the escapes and the limits are `JSONParser`'s; the
+    /// shape is exactly what `save()` writes, so anything else — another format or host signature,
+    /// a missing or extra member, a number out of range — is nil, and the whole cache is dropped
+    /// (its files are scanned again), never half read.
+    static func readIndex(_ bytes: UnsafeBufferPointer<UInt8>, hostSignature: String) -> [IndexRow]? {
+        var r = IndexReader(p: JSONParser(bytes))
+        do throws(JSONParseError) {
+            try r.expect(UInt8(ascii: "{"))
+            try r.member("format")
+            guard try r.int() == formatVersion else { return nil }
+            try r.expect(UInt8(ascii: ","))
+            try r.member("host")
+            guard try r.string() == hostSignature else { return nil }
+            try r.expect(UInt8(ascii: ","))
+            try r.member("files")
+            var rows: [IndexRow] = []
+            try r.list { (r: inout IndexReader) throws(JSONParseError) in rows.append(try r.row()) }
+            try r.expect(UInt8(ascii: "}"))
+            r.p.skipSpace()
+            return r.p.i == bytes.count ? rows : nil
+        } catch {
+            return nil
+        }
+    }
+}
+
+/// Reads the index's values in the order `ScanCache.save()` writes them; every mismatch throws.
+private struct IndexReader {
+    var p: JSONParser
+
+    private func wrong(_ what: String) -> JSONParseError { p.fail("expected \(what) in the scan cache index, found \(p.describeHere())") }
+
+    mutating func expect(_ c: UInt8) throws(JSONParseError) {
+        p.skipSpace()
+        guard p.i < p.b.count, p.b[p.i] == c else { throw wrong("'\(Character(Unicode.Scalar(c)))'") }
+        p.i += 1
+    }
+
+    /// `"name":`
+    mutating func member(_ name: String) throws(JSONParseError) {
+        guard try string() == name else { throw wrong("member \"\(name)\"") }
+        try expect(UInt8(ascii: ":"))
+    }
+
+    mutating func next() -> UInt8? {
+        p.skipSpace()
+        return p.i < p.b.count ? p.b[p.i] : nil
+    }
+
+    mutating func value() throws(JSONParseError) -> JSON {
+        p.skipSpace()
+        return try p.value(depth: 1)
+    }
+
+    mutating func string() throws(JSONParseError) -> String {
+        guard next() == UInt8(ascii: "\"") else { throw wrong("a string") }
+        return try p.string()
+    }
+
+    mutating func int() throws(JSONParseError) -> Int64 {
+        guard let n = try value().intValue else { throw wrong("an integer") }
+        return n
+    }
+
+    /// `[item, item, …]`
+    mutating func list(_ item: (inout IndexReader) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        try expect(UInt8(ascii: "["))
+        if next() == UInt8(ascii: "]") { p.i += 1; return }
+        while true {
+            try item(&self)
+            if next() == UInt8(ascii: ",") { p.i += 1; continue }
+            try expect(UInt8(ascii: "]"))
+            return
+        }
+    }
+
+    /// `[path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, summary, offset, length, checksum]`
+    /// or `[path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, refusal]`.
+    mutating func row() throws(JSONParseError) -> ScanCache.IndexRow {
+        try expect(UInt8(ascii: "["))
+        let path = try string()
+        var n: [Int64] = []
+        for _ in 0..<5 { try expect(UInt8(ascii: ",")); n.append(try int()) }
+        guard let mode = UInt32(exactly: n[4]) else { throw wrong("a file mode") }
+        let key = ScanCache.Key(inode: UInt64(bitPattern: n[0]), size: n[1], mtimeNs: n[2], ctimeNs: n[3], mode: mode)
+        try expect(UInt8(ascii: ","))
+        let sha256 = try value().stringValue
+        try expect(UInt8(ascii: ","))
+        let body: ScanCache.IndexRow.Body
+        if next() == UInt8(ascii: "[") {
+            let summary = try self.summary()
+            try expect(UInt8(ascii: ","))
+            let offset = try int()
+            try expect(UInt8(ascii: ","))
+            let length = try int()
+            try expect(UInt8(ascii: ","))
+            body = .manifest(summary, offset: offset, length: length, checksum: try string())
+        } else {
+            guard let refusal = Refusal(json: try value()) else { throw wrong("a refusal") }
+            body = .refusal(refusal)
+        }
+        try expect(UInt8(ascii: "]"))
+        return ScanCache.IndexRow(path: path, key: key, sha256: sha256, body: body)
+    }
+
+    /// `SkillSummary.compactJSON`: `[id, name, version, category, vendor, description, abiMajor,
+    /// abiMinor, toolchain|null, threadSafe, hasHealth, [[intent, flags, surfaces, priority,
+    /// confidence, version], …], abiMinorRequired(, requestedPermissions)]`
+    mutating func summary() throws(JSONParseError) -> SkillSummary {
+        try expect(UInt8(ascii: "["))
+        var text: [String] = []
+        for k in 0..<6 {
+            if k > 0 { try expect(UInt8(ascii: ",")) }
+            text.append(try string())
+        }
+        guard let version = SemanticVersion(text[2]) else { throw wrong("a semantic version") }
+        try expect(UInt8(ascii: ","))
+        guard let major = UInt32(exactly: try int()) else { throw wrong("an ABI major") }
+        try expect(UInt8(ascii: ","))
+        guard let minor = UInt32(exactly: try int()) else { throw wrong("an ABI minor") }
+        try expect(UInt8(ascii: ","))
+        let toolchain = try value().stringValue
+        try expect(UInt8(ascii: ","))
+        let threadSafe = try value().boolValue ?? false
+        try expect(UInt8(ascii: ","))
+        let hasHealth = try value().boolValue ?? false
+        try expect(UInt8(ascii: ","))
+        var intents: [IntentSummary] = []
+        try list { (r: inout IndexReader) throws(JSONParseError) in intents.append(try r.intent()) }
+        try expect(UInt8(ascii: ","))
+        guard let required = UInt32(exactly: try value().intValue ?? 0) else { throw wrong("an ABI minor") }
+        var summary = SkillSummary(identity: SkillIdentity(id: text[0], name: text[1], version: version, category: text[3],
+                                                           vendor: text[4], description: text[5], toolchain: toolchain,
+                                                           abiMajor: major, abiMinor: minor, abiMinorRequired: required,
+                                                           threadSafe: threadSafe, hasHealth: hasHealth),
+                                   intents: intents)
+        if next() == UInt8(ascii: ",") {
+            p.i += 1
+            if let permissions = Permissions(json: try value()) { summary.identity.permissions = permissions }
+        }
+        try expect(UInt8(ascii: "]"))
+        return summary
+    }
+
+    /// `[intent, flags, surfaces, priority, confidence, version]`
+    mutating func intent() throws(JSONParseError) -> IntentSummary {
+        try expect(UInt8(ascii: "["))
+        let name = try string()
+        try expect(UInt8(ascii: ","))
+        guard let flags = UInt32(exactly: try int()) else { throw wrong("intent flags") }
+        try expect(UInt8(ascii: ","))
+        guard let surfaces = UInt32(exactly: try int()) else { throw wrong("intent surfaces") }
+        try expect(UInt8(ascii: ","))
+        guard let priority = Int32(exactly: try int()) else { throw wrong("an intent priority") }
+        try expect(UInt8(ascii: ","))
+        guard let confidence = try value().doubleValue else { throw wrong("a confidence") }
+        try expect(UInt8(ascii: ","))
+        let version = Int(try int())
+        try expect(UInt8(ascii: "]"))
+        return IntentSummary(name: name, version: version, flags: IntentFlags(rawValue: flags), surfaces: Surfaces(rawValue: surfaces),
+                             priority: priority, confidence: confidence)
+    }
+}
