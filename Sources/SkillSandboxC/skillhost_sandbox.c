@@ -6,7 +6,10 @@
 #include <sched.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 /* The same numbers on x86_64 and aarch64 (system calls added after 4.x share one table). */
@@ -62,4 +65,41 @@ int skh_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }
 const char *skh_image_path(const void *address) {
     Dl_info info;
     return dladdr(address, &info) != 0 ? info.dli_fname : NULL;
+}
+
+ssize_t skh_send_fd(int sock, int fd, const void *data, size_t len) {
+    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } control;
+    memset(&control, 0, sizeof control);
+    struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
+    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf, .msg_controllen = sizeof control.buf };
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    return sendmsg(sock, &msg, MSG_NOSIGNAL);
+}
+
+ssize_t skh_recv_fd(int sock, int *fd, void *data, size_t capacity) {
+    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } control;
+    struct iovec iov = { .iov_base = data, .iov_len = capacity };
+    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf, .msg_controllen = sizeof control.buf };
+    *fd = -1;
+    ssize_t n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+    if (n < 0) return n;
+    int bad = (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)) && *fd < 0) {
+            memcpy(fd, CMSG_DATA(c), sizeof(int));
+        } else {
+            bad = 1;
+        }
+    }
+    if (bad) {
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
+        errno = EMSGSIZE;
+        return -1;
+    }
+    return n;
 }

@@ -22,6 +22,7 @@
 import Glibc
 import SkillABI
 import SkillLoading
+import SkillSandboxC
 import SkillWire
 
 let resultFD: Int32 = 3
@@ -185,12 +186,42 @@ func refused(_ e: SkillLoadError, into l: inout Line) -> Line {
     return l
 }
 
-/// `skillhost-worker manifest FD:IDENTITY FILE ...`: pass one loads every file in order (a refusal is
+/// `skillhost-worker manifest -`: the files to read, from the socket on fd 4 until the host closes its
+/// end — each one message `DEV:INO:SIZE:MTIME` NUL `PATH` carrying the file's descriptor (SCM_RIGHTS),
+/// in order. Nothing is loaded before the last one has come (the sandbox needs every file first).
+/// A message that cannot be read becomes a file without a descriptor, refused in pass one.
+func receiveFiles() -> [(text: String, spec: (fd: Int32, identity: DescriptorIdentity)?, path: String)] {
+    let socketFD: Int32 = 4
+    var files: [(text: String, spec: (fd: Int32, identity: DescriptorIdentity)?, path: String)] = []
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 128)
+    while true {
+        var fd: Int32 = -1
+        let n = buffer.withUnsafeMutableBytes { skh_recv_fd(socketFD, &fd, $0.baseAddress, $0.count) }
+        if n == 0 { break }
+        if n < 0 {
+            if errno == EINTR { continue }
+            if errno == EMSGSIZE { files.append(("(a message the scan process could not read)", nil, "")); continue }
+            exit(3)  // the host is gone
+        }
+        let message = buffer[..<n]
+        let nul = message.firstIndex(of: 0) ?? n
+        let text = String(decoding: message[..<nul], as: UTF8.self)
+        let path = nul < n ? String(decoding: message[(nul + 1)...], as: UTF8.self) : ""
+        let identity = DescriptorIdentity(text: text)
+        if fd >= 0, identity == nil { close(fd) }
+        files.append((text, identity.flatMap { fd >= 0 ? (fd, $0) : nil }, path))
+    }
+    close(socketFD)
+    return files
+}
+
+/// `skillhost-worker manifest FD:IDENTITY FILE ...` (or `-`, see `receiveFiles`): pass one loads every file in order (a refusal is
 /// that file's answer line, a load a `loaded` line; an image without Swift is answered right after its
 /// `loaded` line), pass two answers for every Swift image loaded, in order; then exit 0.
 func runManifestMode(_ args: ArraySlice<String>) -> Never {
-    // Pairs: FD:DEV:INO:SIZE:MTIME, then the path (which names the file and is what the sandbox allows).
-    let pairs = stride(from: args.startIndex, to: args.endIndex, by: 2).map { i in
+    // Pairs: FD:DEV:INO:SIZE:MTIME, then the path (which names the file and is what the sandbox allows);
+    // or "-": the files come over fd 4 while the host is still checking the next ones.
+    let pairs = args.elementsEqual(["-"]) ? receiveFiles() : stride(from: args.startIndex, to: args.endIndex, by: 2).map { i in
         (text: args[i], spec: DescriptorIdentity.descriptorSpec(args[i]), path: i + 1 < args.endIndex ? args[i + 1] : "")
     }
     Sandbox.applyForScan(files: pairs.map { ($0.path, $0.spec?.fd) })

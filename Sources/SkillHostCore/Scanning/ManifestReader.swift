@@ -5,8 +5,8 @@ import SkillLoading
 /// Reads what skills declare by running `skillhost-worker manifest FD:IDENTITY FILE…` in a child
 /// process, so that a skill whose static initializer crashes or hangs costs only that child.
 ///
-/// The child loads the descriptors the host opened and checked (`CheckedSkillFile`), handed to it as
-/// fd 4, 5, …, never the paths; it checks each against the identity the host recorded first.
+/// The child loads the descriptors the host opened and checked (`CheckedSkillFile`), handed to it
+/// over a socket (SCM_RIGHTS), never the paths; it checks each against the identity the host recorded first.
 /// One child reads a batch of up to `batchSize` files (one process start for N files), in two passes
 /// (see ManifestMode.swift for why): it loads every file in order, writing `"status":"loaded"` after
 /// each load (or the file's refusal, which is its answer); a file whose loaded line adds
@@ -18,10 +18,12 @@ import SkillLoading
 /// on with every file still without an answer. A step that overruns the deadline is handled the same
 /// way, as timed out, after the child is killed.
 ///
-/// A long list is shared between `lanes` children running at once (`share`), each started as soon as
-/// its files are ready (`Session.start`): on two cores the loads run in parallel, and the host checks
-/// the answers of both as they come. Each child has its own deadline and progress (`ScanProcess`), so
-/// a crash or a hang is still blamed on its own file. Not thread-safe; call from one thread.
+/// A child is started with the first file of its batch and gets the files over a socket as the host
+/// checks them (`skillhost-worker manifest -`), so its own start overlaps the host's opens and checks.
+/// A long list is shared between `lanes` children running at once (`share`): on two cores the loads
+/// run in parallel, and the host checks the answers of both as they come. Each child has its own
+/// deadline and progress (`ScanProcess`), so a crash or a hang is still blamed on its own file. Not
+/// thread-safe; call from one thread.
 struct ManifestReader {
     var workerPath: String
     /// How long one file may take to load and describe itself.
@@ -52,15 +54,9 @@ struct ManifestReader {
 
     /// Reads every file's manifest and hands each answer to `deliver` as soon as it arrives (on the
     /// calling thread), so the caller's work on one answer overlaps the scan processes reading the next.
-    /// A list of `splitAt` files or more is shared between `lanes` processes.
     func read(_ items: [Item], deliver: @escaping (String, Outcome) -> Void) {
-        let session = Session(self, deliver: deliver)
-        let share = Self.share(of: items.count)
-        var rest = items[...]
-        while !rest.isEmpty {
-            session.start(Array(rest.prefix(share)))
-            rest = rest.dropFirst(share)
-        }
+        let session = Session(self, share: Self.share(of: items.count), deliver: deliver)
+        for item in items { session.add(item) }
         session.finish()
         session.reap()
     }
@@ -79,31 +75,42 @@ struct ManifestReader {
         min(batchSize, count >= splitAt && lanes > 1 ? (count + lanes - 1) / lanes : max(count, 1))
     }
 
-    /// Scan processes started one after the other as their files are ready (`start`), at most `lanes`
-    /// at once, all polled together by the calling thread (`finish`). Every file gets exactly one
+    /// Files handed to scan processes one by one as the caller checks them (`add`): a process is
+    /// started with the first file of its share, so its start overlaps the caller's work on the
+    /// next files, and it loads once it has its `share` (or at `finish`). At most `lanes` processes
+    /// load at once; all are polled together by the calling thread. Every file gets exactly one
     /// answer through `deliver`. Not thread-safe.
     final class Session {
         private let reader: ManifestReader
+        private let share: Int
         private let deliver: (String, Outcome) -> Void
         private var batches: [ScanProcess] = []
+        /// The process that is still being handed files.
+        private var open: ScanProcess?
         private var chunk = [UInt8](repeating: 0, count: 65536)
 
-        init(_ reader: ManifestReader, deliver: @escaping (String, Outcome) -> Void) {
+        init(_ reader: ManifestReader, share: Int, deliver: @escaping (String, Outcome) -> Void) {
             self.reader = reader
+            self.share = max(1, min(share, ManifestReader.batchSize))
             self.deliver = deliver
         }
 
-        /// Starts a scan process for `items` (their descriptors stay open until the batch is done:
-        /// a replacement process after a crash loads them again). With `lanes` processes already
-        /// running, first handles answers until one of them is done.
-        func start(_ items: [Item]) {
-            guard !items.isEmpty else { return }
-            while batches.count(where: \.running) >= ManifestReader.lanes { step() }
-            batches.append(ScanProcess(items, workerPath: reader.workerPath, deadline: reader.deadline, deliver: deliver))
+        /// Hands `item` to the open process, first starting one if there is none (with `lanes`
+        /// processes already loading, after handling answers until one of them is done).
+        func add(_ item: Item) {
+            if open == nil {
+                while batches.count(where: \.running) >= ManifestReader.lanes { step() }
+                let started = ScanProcess(workerPath: reader.workerPath, deadline: reader.deadline)
+                batches.append(started)
+                open = started
+            }
+            open!.hand(item, deliver: deliver)
+            if open!.count >= share { seal() }
         }
 
-        /// Handles answers until every file started so far has one.
+        /// Handles answers until every file handed over so far has one.
         func finish() {
+            seal()
             while batches.contains(where: \.running) { step() }
         }
 
@@ -111,6 +118,11 @@ struct ManifestReader {
         /// answers: ending a process that loaded many images takes a few milliseconds).
         func reap() {
             for b in batches { b.reap() }
+        }
+
+        private func seal() {
+            open?.seal()
+            open = nil
         }
 
         /// One poll of every running process, then the deadline of each one's current step.

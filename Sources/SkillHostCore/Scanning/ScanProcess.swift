@@ -1,36 +1,61 @@
 import FoundationEssentials
 import Glibc
 import SkillLoading
+import SkillSandboxC
 
-/// One batch of files read by `skillhost-worker manifest` (see `ManifestReader` for the protocol):
-/// the scan process, where it is (`ManifestReader.Progress`), and the replacement process it starts
-/// for the files still without an answer after a crash or a timeout. Driven by
-/// `ManifestReader.Session`, which polls several of these at once; each has its own step deadline.
-/// Not thread-safe.
+/// One batch of files read by `skillhost-worker manifest -` (see `ManifestReader` for the protocol):
+/// the scan process, started before its files are known so that its own start overlaps the host's
+/// opens and checks; the files, handed over one by one on a socket as they are checked (`hand`: the
+/// descriptor and its identity, SCM_RIGHTS); where the process is (`ManifestReader.Progress`); and
+/// the replacement process it starts for the files still without an answer after a crash or a
+/// timeout. Driven by `ManifestReader.Session`, which polls several of these at once once they are
+/// sealed; each has its own step deadline. Not thread-safe.
 final class ScanProcess {
     private let workerPath: String
     private let deadline: Duration
-    /// The files of the current process, in the order it was given them (file k is its fd 4 + k).
-    private var pending: ArraySlice<ManifestReader.Item>
+    /// The files handed to the current process, in order.
+    private var pending: [ManifestReader.Item] = []
     private var child: ChildProcess?
-    private var progress: ManifestReader.Progress
+    /// The host's end of the socket the files go over; -1 once sealed.
+    private var socket: Int32 = -1
+    /// Why the current process could not be started (every file handed to it is answered with it).
+    private var startFailure: SkillError?
+    private var progress = ManifestReader.Progress(paths: [])
     private var buffer: [UInt8] = []
     private var stepStart = ContinuousClock.now
     /// Processes that answered every file: their exit (unmapping every image they loaded) is waited
     /// for in `reap()`, after the host has done its own work on the answers, not before.
     private var answeredAll: [ChildProcess] = []
 
-    /// Starts the first process for `items`; every outcome goes to `deliver`.
-    init(_ items: [ManifestReader.Item], workerPath: String, deadline: Duration, deliver: (String, ManifestReader.Outcome) -> Void) {
+    /// Starts a scan process that waits for its files.
+    init(workerPath: String, deadline: Duration) {
         self.workerPath = workerPath
         self.deadline = deadline
-        pending = items[...]
-        progress = ManifestReader.Progress(pending)
-        spawn(deliver)
+        spawn()
     }
 
-    /// True while a process is reading files of this batch.
-    var running: Bool { child != nil }
+    /// How many files were handed over.
+    var count: Int { pending.count }
+
+    /// Hands `item` to the process (or answers it at once if the process could not start).
+    func hand(_ item: ManifestReader.Item, deliver: (String, ManifestReader.Outcome) -> Void) {
+        if let e = startFailure {
+            return deliver(item.path, .refused(Refusal(file: item.path, reason: .loadFailed, message: e.message, hint: e.hint)))
+        }
+        pending.append(item)
+        send(item)
+    }
+
+    /// No more files: the process goes on to load them; from now on it is polled.
+    func seal() {
+        if socket >= 0 { close(socket); socket = -1 }
+        progress = ManifestReader.Progress(pending[...])
+        buffer.removeAll()
+        stepStart = .now
+    }
+
+    /// True while a sealed process is reading files of this batch.
+    var running: Bool { child != nil && socket < 0 }
 
     /// The descriptors to poll: the result pipe, then stderr (empty once the batch is done).
     var pollFDs: [pollfd] {
@@ -78,22 +103,34 @@ final class ScanProcess {
 
     // MARK: - Internals
 
-    /// Starts a process for `pending`; if it cannot start, every pending file gets that as its answer.
-    private func spawn(_ deliver: (String, ManifestReader.Outcome) -> Void) {
-        var arguments = ["manifest"]
-        arguments.reserveCapacity(1 + 2 * pending.count)
-        for (k, item) in pending.enumerated() { arguments += ["\(4 + k):\(item.file.identity.text)", item.path] }
-        do {
-            child = try ChildProcess(executable: workerPath, arguments: arguments, passing: pending.map(\.file.fd))
-        } catch {
-            for f in pending { deliver(f.path, .refused(Refusal(file: f.path, reason: .loadFailed, message: error.message, hint: error.hint))) }
-            pending = []
-            child = nil
+    /// Starts a process that waits for its files on a socket (its fd 4). If it cannot start, the
+    /// files handed to it are answered with the reason.
+    private func spawn() {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            startFailure = SkillError(.internal, "cannot create a socket for a scan process: \(String(cString: strerror(errno)))")
             return
         }
-        progress = ManifestReader.Progress(pending)
-        buffer.removeAll()
-        stepStart = .now
+        defer { close(fds[1]) }
+        do {
+            child = try ChildProcess(executable: workerPath, arguments: ["manifest", "-"], passing: [fds[1]])
+            socket = fds[0]
+            startFailure = nil
+        } catch {
+            close(fds[0])
+            child = nil
+            startFailure = error
+        }
+    }
+
+    /// Sends one file: `DEV:INO:SIZE:MTIME` NUL `PATH`, with its descriptor. A process that is gone
+    /// reads nothing more; its end shows on the result pipe once sealed (and a new one gets the files).
+    private func send(_ item: ManifestReader.Item) {
+        guard socket >= 0 else { return }
+        var message = Array(item.file.identity.text.utf8)
+        message.append(0)
+        message.append(contentsOf: item.path.utf8)
+        while message.withUnsafeBytes({ skh_send_fd(socket, item.file.fd, $0.baseAddress, $0.count) }) < 0 && errno == EINTR {}
     }
 
     /// Takes every complete line of the buffer, then drops them from it in one move.
@@ -158,7 +195,11 @@ final class ScanProcess {
     /// After a process ended early: a new one for the files still without an answer, if any.
     private func next(_ deliver: (String, ManifestReader.Outcome) -> Void) {
         child = nil
-        pending = pending.enumerated().filter { !progress.answered.contains($0.offset) }.map(\.element)[...]
-        if !pending.isEmpty { spawn(deliver) }
+        let rest = pending.enumerated().filter { !progress.answered.contains($0.offset) }.map(\.element)
+        pending = []
+        guard !rest.isEmpty else { return }
+        spawn()
+        for item in rest { hand(item, deliver: deliver) }
+        seal()
     }
 }

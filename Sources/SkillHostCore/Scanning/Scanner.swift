@@ -100,24 +100,11 @@ public struct Scanner {
         var preRefused: [String: Refusal] = [:]
         var devices: [String: UInt64] = [:]
         // Each file is opened once and checked through its descriptor (the file, and every folder
-        // above where it really is); a scan process loads that very descriptor. Scan processes start
-        // while the walk goes on, each as soon as its share of the files is open and checked
-        // (`ManifestReader.share`), so their start overlaps the host's opens and checks.
-        var toRead: [ManifestReader.Item] = []
+        // above where it really is); a scan process loads that very descriptor. Each file goes to a scan
+        // process as soon as it is checked; the process was started with the first file of its share
+        // (`ManifestReader.Session`), so its start overlaps the host's opens and checks.
         var keys: [String: ScanCache.Key] = [:]
         let memo = PathSafety.Memo()
-        // Each answer is validated as it arrives, while the scan processes go on loading the next files.
-        let session = ManifestReader.Session(ManifestReader(workerPath: workerPath, deadline: deadline)) { p, answer in
-            let outcome: Result<SkillManifest, Refusal>
-            switch answer {
-            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
-            case .refused(let r): outcome = .failure(r)
-            }
-            // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
-            // command the full deadline. Changing the file (or `touch`) makes it be read again.
-            cache.store(p, key: keys[p]!, outcome: outcome)
-        }
-
         // The folders first: how many candidates there are decides how the reads are shared.
         var folders: [(abs: String, problem: SkillLoadError?, names: [String], badNames: [String])] = []
         for dir in directories {
@@ -135,7 +122,18 @@ public struct Scanner {
             let (names, badNames) = Self.candidates(in: abs)
             folders.append((abs, folderProblem, names, badNames))
         }
-        let share = ManifestReader.share(of: folders.reduce(0) { $0 + $1.names.count })
+        // Each answer is validated as it arrives, while the scan processes go on loading the next files.
+        let session = ManifestReader.Session(ManifestReader(workerPath: workerPath, deadline: deadline),
+                                             share: ManifestReader.share(of: folders.reduce(0) { $0 + $1.names.count })) { p, answer in
+            let outcome: Result<SkillManifest, Refusal>
+            switch answer {
+            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
+            case .refused(let r): outcome = .failure(r)
+            }
+            // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
+            // command the full deadline. Changing the file (or `touch`) makes it be read again.
+            cache.store(p, key: keys[p]!, outcome: outcome)
+        }
 
         for (abs, folderProblem, names, badNames) in folders {
             for shown in badNames {
@@ -205,22 +203,11 @@ public struct Scanner {
                     cache.store(path, key: key, outcome: .failure(Refusal(file: path, e)))
                 } else {
                     keys[path] = key
-                    toRead.append(ManifestReader.Item(path: path, file: file))
-                    if toRead.count == share {
-                        report.scanned += toRead.count
-                        session.start(toRead)
-                        toRead.removeAll()
-                    }
+                    report.scanned += 1
+                    session.add(ManifestReader.Item(path: path, file: file))
                 }
             }
         }
-        // The rest, shared like a list of its own; then every answer.
-        report.scanned += toRead.count
-        let lastShare = ManifestReader.share(of: toRead.count)
-        for start in stride(from: 0, to: toRead.count, by: lastShare) {
-            session.start(Array(toRead[start..<min(start + lastShare, toRead.count)]))
-        }
-        toRead.removeAll()
         session.finish()
 
         var valid: [ScannedSkill] = []

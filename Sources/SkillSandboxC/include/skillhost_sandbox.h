@@ -6,13 +6,15 @@
  * that: one fixed-arity function per system call, returning what the kernel returned (-1 with errno set
  * on failure, as the libc wrappers do). The policy (which rules, which filter) lives in Swift
  * (Sources/skillhost-worker/Sandbox/). Used by the worker (to apply the sandbox) and by the host (to
- * report which features the kernel has). Nothing here is part of the skill ABI.
+ * report which features the kernel has), and by both to hand checked skill files to a scan process
+ * that is already starting (SCM_RIGHTS). Nothing here is part of the skill ABI.
  */
 #ifndef SKILLHOST_SANDBOX_H
 #define SKILLHOST_SANDBOX_H
 
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <linux/filter.h>
 #include <sys/syscall.h> /* SYS_* numbers for the seccomp filter, per architecture */
 
@@ -62,5 +64,15 @@ int skh_open_path(const char *path);
 /* The file name of the loaded image (executable or shared library) that contains `address`, from
  * dladdr(3); NULL if none. Owned by the dynamic loader. */
 const char *skh_image_path(const void *address);
+
+/* Sends `len` bytes at `data` and descriptor `fd` (SCM_RIGHTS) as one message on socket `sock`
+ * (the CMSG macros are not callable from Swift). Returns what sendmsg(2) returned. */
+ssize_t skh_send_fd(int sock, int fd, const void *data, size_t len);
+
+/* Receives one message of at most `capacity` bytes into `data` on socket `sock`; `*fd` is the one
+ * descriptor it carried (close-on-exec), or -1. Returns what recvmsg(2) returned (0 at the end); a
+ * message longer than `capacity`, or carrying other control data, is -1 with errno EMSGSIZE (any
+ * descriptor it carried is closed). */
+ssize_t skh_recv_fd(int sock, int *fd, void *data, size_t capacity);
 
 #endif
