@@ -1,5 +1,5 @@
-// `skillhost-worker manifest FD:DEV:INO:SIZE:MTIME FILE ...` — see main.swift. Each descriptor FD (which the
-// host opened and checked) is checked against the identity the host recorded and loaded (SkillLoading:
+// `skillhost-worker manifest -` — see main.swift. Each descriptor (which the host opened, checked and
+// handed over on fd 4) is checked against the identity the host recorded and loaded (SkillLoading:
 // dlopen of /proc/self/fd/FD, never the path), which runs the file's static initializers; each loaded
 // file's entry is called and one line of JSON describing what the skill declares is written to file
 // descriptor 3 (the host's result pipe). Lines are built as bytes straight from the skill's C strings.
@@ -125,12 +125,12 @@ func describe(_ sp: UnsafePointer<skh_skill>, into l: inout Line) {
     l.raw("}")
 }
 
-/// Pass one for one file: checks descriptor `spec` (parsed from `text`, nil when it could not be)
+/// Pass one for one file: checks descriptor `spec` (read from the message `text`, nil when it could not be)
 /// against the identity the host recorded and loads it (its static initializers run). The handle, or
 /// the refusal line that is this file's answer.
 func load(_ path: String, spec: (fd: Int32, identity: DescriptorIdentity)?, text: String) -> Result<UnsafeMutableRawPointer, SkillLoadError> {
     guard let (fd, identity) = spec else {
-        return .failure(SkillLoadError(.loadFailed, "the scan process was given \"\(text)\" for \"\(path)\"; expected FD:DEV:INO:SIZE:MTIME"))
+        return .failure(SkillLoadError(.loadFailed, "the scan process was given \"\(text)\" for \"\(path)\"; expected a descriptor with DEV:INO:SIZE:MTIME"))
     }
     return CheckedSkillFile.adopt(fd: fd, path: path, expected: identity).flatMap { SkillImage.load($0) }
 }
@@ -215,15 +215,16 @@ func receiveFiles() -> [(text: String, spec: (fd: Int32, identity: DescriptorIde
     return files
 }
 
-/// `skillhost-worker manifest FD:IDENTITY FILE ...` (or `-`, see `receiveFiles`): pass one loads every file in order (a refusal is
+/// `skillhost-worker manifest -` (the files: see `receiveFiles`): pass one loads every file in order (a refusal is
 /// that file's answer line, a load a `loaded` line; an image without Swift is answered right after its
 /// `loaded` line), pass two answers for every Swift image loaded, in order; then exit 0.
 func runManifestMode(_ args: ArraySlice<String>) -> Never {
-    // Pairs: FD:DEV:INO:SIZE:MTIME, then the path (which names the file and is what the sandbox allows);
-    // or "-": the files come over fd 4 while the host is still checking the next ones.
-    let pairs = args.elementsEqual(["-"]) ? receiveFiles() : stride(from: args.startIndex, to: args.endIndex, by: 2).map { i in
-        (text: args[i], spec: DescriptorIdentity.descriptorSpec(args[i]), path: i + 1 < args.endIndex ? args[i + 1] : "")
+    guard args.elementsEqual(["-"]) else {
+        _ = "skillhost-worker manifest: expected \"-\" (the files come over fd 4); started by skillhost, not by hand\n".withCString { write(2, $0, strlen($0)) }
+        exit(2)
     }
+    // The files (descriptor, identity, and the path that names the file and is what the sandbox allows).
+    let pairs = receiveFiles()
     Sandbox.applyForScan(files: pairs.map { ($0.path, $0.spec?.fd) })
     var loaded: [(path: String, handle: UnsafeMutableRawPointer)] = []
     loaded.reserveCapacity(pairs.count)

@@ -55,15 +55,4 @@ final class LoadedLineTests: XCTestCase {
         XCTAssertNil(ManifestReader.loadedMark(Array(#"{"file":"/skills/a \"b\".so","status":"loaded"}x"#.utf8), path: path), "trailing bytes")
         XCTAssertNil(ManifestReader.loadedMark(Array(#"{"file":"/skills/a \"b\".so","status":"ok","skill":{}}"#.utf8), path: path), "an answer")
     }
-
-    /// How many files one scan process reads: all of a short list; from `splitAt` files on, an even
-    /// share per lane (two processes at once on two cores or more); never more than `batchSize`.
-    func testAListIsSharedBetweenScanProcessesFromSplitAtFilesOn() {
-        XCTAssertEqual(ManifestReader.share(of: 1), 1)
-        XCTAssertEqual(ManifestReader.share(of: ManifestReader.splitAt - 1), ManifestReader.splitAt - 1)
-        let lanes = ManifestReader.lanes
-        XCTAssertEqual(ManifestReader.share(of: ManifestReader.splitAt), ManifestReader.splitAt / lanes)
-        XCTAssertEqual(ManifestReader.share(of: 201), lanes == 1 ? 201 : 101)
-        XCTAssertEqual(ManifestReader.share(of: 1000), ManifestReader.batchSize)
-    }
 }

@@ -19,11 +19,8 @@ import SkillLoading
 /// way, as timed out, after the child is killed.
 ///
 /// A child is started with the first file of its batch and gets the files over a socket as the host
-/// checks them (`skillhost-worker manifest -`), so its own start overlaps the host's opens and checks.
-/// A long list is shared between `lanes` children running at once (`share`): on two cores the loads
-/// run in parallel, and the host checks the answers of both as they come. Each child has its own
-/// deadline and progress (`ScanProcess`), so a crash or a hang is still blamed on its own file. Not
-/// thread-safe; call from one thread.
+/// checks them (`skillhost-worker manifest -`), so its own start overlaps the host's opens and checks
+/// (`Session`). Not thread-safe; call from one thread.
 struct ManifestReader {
     var workerPath: String
     /// How long one file may take to load and describe itself.
@@ -53,59 +50,45 @@ struct ManifestReader {
     }
 
     /// Reads every file's manifest and hands each answer to `deliver` as soon as it arrives (on the
-    /// calling thread), so the caller's work on one answer overlaps the scan processes reading the next.
+    /// calling thread), so the caller's work on one answer overlaps the scan process reading the next.
     func read(_ items: [Item], deliver: @escaping (String, Outcome) -> Void) {
-        let session = Session(self, share: Self.share(of: items.count), deliver: deliver)
+        let session = Session(self, deliver: deliver)
         for item in items { session.add(item) }
         session.finish()
         session.reap()
     }
 
-    /// Scan processes that run at once at most: one per core, at most two (the host checks every
-    /// answer on one thread; a third process would mostly wait for it).
-    static let lanes = min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-
-    /// From this many files on, a list is shared between `lanes` scan processes: below it, a second
-    /// process start (~5 ms of CPU, the cost of loading ~30 small C skills) would not pay.
-    static let splitAt = 64
-
-    /// How many files of a list of `count` one scan process reads: an even share per lane from
-    /// `splitAt` files on, at most `batchSize`.
-    static func share(of count: Int) -> Int {
-        min(batchSize, count >= splitAt && lanes > 1 ? (count + lanes - 1) / lanes : max(count, 1))
-    }
-
     /// Files handed to scan processes one by one as the caller checks them (`add`): a process is
-    /// started with the first file of its share, so its start overlaps the caller's work on the
-    /// next files, and it loads once it has its `share` (or at `finish`). At most `lanes` processes
-    /// load at once; all are polled together by the calling thread. Every file gets exactly one
-    /// answer through `deliver`. Not thread-safe.
+    /// started with the first file of its batch, so its start and its sandbox overlap the caller's
+    /// work on the next files, and it loads once it has `batchSize` files (or at `finish`). One
+    /// process loads at a time (two at once on two cores cost 8–15 % more CPU — each its own start,
+    /// and for Swift skills its own load of the Swift runtime and Foundation — and were not faster on
+    /// a loaded machine). The caller holds at most `batchSize` descriptors for it (RLIMIT_NOFILE is
+    /// often 1024). Every file gets exactly one answer through `deliver`. Not thread-safe.
     final class Session {
         private let reader: ManifestReader
-        private let share: Int
         private let deliver: (String, Outcome) -> Void
         private var batches: [ScanProcess] = []
         /// The process that is still being handed files.
         private var open: ScanProcess?
         private var chunk = [UInt8](repeating: 0, count: 65536)
 
-        init(_ reader: ManifestReader, share: Int, deliver: @escaping (String, Outcome) -> Void) {
+        init(_ reader: ManifestReader, deliver: @escaping (String, Outcome) -> Void) {
             self.reader = reader
-            self.share = max(1, min(share, ManifestReader.batchSize))
             self.deliver = deliver
         }
 
-        /// Hands `item` to the open process, first starting one if there is none (with `lanes`
-        /// processes already loading, after handling answers until one of them is done).
+        /// Hands `item` to the open process, first starting one if there is none (after handling the
+        /// answers of the one loading, if any, until it is done).
         func add(_ item: Item) {
             if open == nil {
-                while batches.count(where: \.running) >= ManifestReader.lanes { step() }
+                while batches.contains(where: \.running) { step() }
                 let started = ScanProcess(workerPath: reader.workerPath, deadline: reader.deadline)
                 batches.append(started)
                 open = started
             }
             open!.hand(item, deliver: deliver)
-            if open!.count >= share { seal() }
+            if open!.count >= ManifestReader.batchSize { seal() }
         }
 
         /// Handles answers until every file handed over so far has one.
@@ -125,7 +108,7 @@ struct ManifestReader {
             open = nil
         }
 
-        /// One poll of every running process, then the deadline of each one's current step.
+        /// One poll of the running processes, then the deadline of each one's current step.
         private func step() {
             let running = batches.filter(\.running)
             var fds = running.flatMap(\.pollFDs)

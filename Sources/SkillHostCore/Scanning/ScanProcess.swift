@@ -8,8 +8,8 @@ import SkillSandboxC
 /// opens and checks; the files, handed over one by one on a socket as they are checked (`hand`: the
 /// descriptor and its identity, SCM_RIGHTS); where the process is (`ManifestReader.Progress`); and
 /// the replacement process it starts for the files still without an answer after a crash or a
-/// timeout. Driven by `ManifestReader.Session`, which polls several of these at once once they are
-/// sealed; each has its own step deadline. Not thread-safe.
+/// timeout. Driven by `ManifestReader.Session`, which polls it once it is sealed (no more files).
+/// Not thread-safe.
 final class ScanProcess {
     private let workerPath: String
     private let deadline: Duration

@@ -100,13 +100,23 @@ public struct Scanner {
         var preRefused: [String: Refusal] = [:]
         var devices: [String: UInt64] = [:]
         // Each file is opened once and checked through its descriptor (the file, and every folder
-        // above where it really is); a scan process loads that very descriptor. Each file goes to a scan
-        // process as soon as it is checked; the process was started with the first file of its share
+        // above where it really is); a scan process loads that very descriptor. Each file goes to the
+        // scan process as soon as it is checked; the process was started with the first file
         // (`ManifestReader.Session`), so its start overlaps the host's opens and checks.
         var keys: [String: ScanCache.Key] = [:]
         let memo = PathSafety.Memo()
-        // The folders first: how many candidates there are decides how the reads are shared.
-        var folders: [(abs: String, problem: SkillLoadError?, names: [String], badNames: [String])] = []
+        // Each answer is validated as it arrives, while the scan process goes on loading the next files.
+        let session = ManifestReader.Session(ManifestReader(workerPath: workerPath, deadline: deadline)) { p, answer in
+            let outcome: Result<SkillManifest, Refusal>
+            switch answer {
+            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
+            case .refused(let r): outcome = .failure(r)
+            }
+            // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
+            // command the full deadline. Changing the file (or `touch`) makes it be read again.
+            cache.store(p, key: keys[p]!, outcome: outcome)
+        }
+
         for dir in directories {
             let abs = PathText.absolute(dir)
             var st = stat()
@@ -120,22 +130,6 @@ public struct Scanner {
             let folderProblem = PathSafety.folderChainProblem(abs, memo: memo)
             report.folders.append(FolderReport(path: abs, exists: true, problem: folderProblem?.message, hint: folderProblem?.hint))
             let (names, badNames) = Self.candidates(in: abs)
-            folders.append((abs, folderProblem, names, badNames))
-        }
-        // Each answer is validated as it arrives, while the scan processes go on loading the next files.
-        let session = ManifestReader.Session(ManifestReader(workerPath: workerPath, deadline: deadline),
-                                             share: ManifestReader.share(of: folders.reduce(0) { $0 + $1.names.count })) { p, answer in
-            let outcome: Result<SkillManifest, Refusal>
-            switch answer {
-            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
-            case .refused(let r): outcome = .failure(r)
-            }
-            // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
-            // command the full deadline. Changing the file (or `touch`) makes it be read again.
-            cache.store(p, key: keys[p]!, outcome: outcome)
-        }
-
-        for (abs, folderProblem, names, badNames) in folders {
             for shown in badNames {
                 report.refusals.append(Refusal(file: abs + "/" + shown, reason: .badFileName,
                                                message: "\"\(abs)/\(shown)\" was not loaded: its name is not valid UTF-8 (shown with \\x escapes), and skillhost names every file it runs in text and JSON",

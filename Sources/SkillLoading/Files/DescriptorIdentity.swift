@@ -18,7 +18,7 @@ public struct DescriptorIdentity: Sendable, Equatable, Hashable {
                   mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
     }
 
-    /// `DEV:INODE:SIZE:MTIME_NS`, for a child's command line.
+    /// `DEV:INODE:SIZE:MTIME_NS`, for a child's command line or the scan process's file messages.
     public var text: String { "\(device):\(inode):\(size):\(mtimeNs)" }
 
     /// Parses `text`; nil if it is not four numbers.
@@ -27,14 +27,8 @@ public struct DescriptorIdentity: Sendable, Equatable, Hashable {
         self.init(device: n[0], inode: n[1], size: Int64(bitPattern: n[2]), mtimeNs: Int64(bitPattern: n[3]))
     }
 
-    /// `FD:DEV:INO:SIZE:MTIME_NS` (a descriptor and what it must be), as the scan process's command line has it.
-    public static func descriptorSpec(_ text: some StringProtocol) -> (fd: Int32, identity: DescriptorIdentity)? {
-        guard let n = numbers(String(text), count: 5), n[0] <= UInt64(Int32.max) else { return nil }
-        return (Int32(n[0]), DescriptorIdentity(device: n[1], inode: n[2], size: Int64(bitPattern: n[3]), mtimeNs: Int64(bitPattern: n[4])))
-    }
-
     /// Exactly `count` colon-separated decimal numbers (a leading "-" allowed), read from the UTF-8
-    /// bytes directly: the scan process parses one per file. (A `String`, not any StringProtocol: a
+    /// bytes directly: the scan process reads one per file. (A `String`, not any StringProtocol: a
     /// generic loop called from another module runs unspecialized, byte by byte through witness tables.)
     static func numbers(_ text: String, count: Int) -> [UInt64]? {
         var out: [UInt64] = []
