@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Instructions per call in the host process, counted by valgrind's callgrind: unlike wall time and CPU
-# time they do not move with the machine's load, so two commits can be compared on a busy, shared
-# machine. Each KIND of `skillhost-bench loop` runs twice (N and 3N calls, after the same warm-up);
+# time they hardly move with the machine's load, so two commits can be compared on a busy, shared
+# machine. (Hardly: work the host does on a clock — the health file's refresh every 250 ms, the state
+# folder's check every 100 ms, the audit log's every second — runs every few calls at valgrind's
+# speed, so a worker call's count moves by about ±2 % between runs on a loaded machine; compare
+# several runs for changes that small.) Each KIND of `skillhost-bench loop` runs twice (N and 3N calls, after the same warm-up);
 # the difference over 2N calls is the cost of one call, without setup. Only user-space instructions
 # of this process count: the kernel's work (system calls) and the worker process are not included
 # (the worker runs natively, outside valgrind). Callgrind cannot read the debug information of a
