@@ -37,13 +37,18 @@ final class ScanProcess {
     /// How many files were handed over.
     var count: Int { pending.count }
 
-    /// Hands `item` to the process (or answers it at once if the process could not start).
+    /// Hands `item` to the process (or answers it at once if the process could not start, or the
+    /// file could not be handed over).
     func hand(_ item: ManifestReader.Item, deliver: (String, ManifestReader.Outcome) -> Void) {
         if let e = startFailure {
             return deliver(item.path, .refused(Refusal(file: item.path, reason: .loadFailed, message: e.message, hint: e.hint)))
         }
+        if let code = send(item) {
+            return deliver(item.path, .refused(Refusal(file: item.path, reason: .loadFailed,
+                                                       message: "\"\(item.path)\" could not be handed to the scan process: \(String(cString: strerror(code)))",
+                                                       hint: "raise the open-file limit (ulimit -n) if it is low, and run the command again")))
+        }
         pending.append(item)
-        send(item)
     }
 
     /// No more files: the process goes on to load them; from now on it is polled.
@@ -123,14 +128,22 @@ final class ScanProcess {
         }
     }
 
-    /// Sends one file: `DEV:INO:SIZE:MTIME` NUL `PATH`, with its descriptor. A process that is gone
-    /// reads nothing more; its end shows on the result pipe once sealed (and a new one gets the files).
-    private func send(_ item: ManifestReader.Item) {
-        guard socket >= 0 else { return }
+    /// Sends one file: `DEV:INO:SIZE:MTIME` NUL `PATH`, with its descriptor; the errno when the
+    /// process is alive but the file could not be sent (too many descriptors in flight, say). A
+    /// process that is gone (EPIPE) reads nothing more: its end shows on the result pipe once sealed,
+    /// and a new process gets the files still without an answer.
+    private func send(_ item: ManifestReader.Item) -> Int32? {
+        guard socket >= 0 else { return nil }
         var message = Array(item.file.identity.text.utf8)
         message.append(0)
         message.append(contentsOf: item.path.utf8)
-        while message.withUnsafeBytes({ skh_send_fd(socket, item.file.fd, $0.baseAddress, $0.count) }) < 0 && errno == EINTR {}
+        while message.withUnsafeBytes({ skh_send_fd(socket, item.file.fd, $0.baseAddress, $0.count) }) < 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == EPIPE || code == ECONNRESET { return nil }
+            return code
+        }
+        return nil
     }
 
     /// Takes every complete line of the buffer, then drops them from it in one move.
