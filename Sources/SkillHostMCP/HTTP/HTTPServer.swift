@@ -109,8 +109,7 @@ public final class HTTPServer: Sendable {
                 continue
             }
             let started = startDetachedThread { [self] in
-                serveConnection(connection, handler)
-                open.wrappingSubtract(1, ordering: .relaxed)
+                serveConnection(connection, handler, ended: { [self] in open.wrappingSubtract(1, ordering: .relaxed) })
             }
             if !started { open.wrappingSubtract(1, ordering: .relaxed) }
         }
@@ -139,9 +138,12 @@ public final class HTTPServer: Sendable {
     /// start here, `MCPHTTPTransport`); one that holds it (a trusted skill whose `invoke()` blocks)
     /// hands the connection on (`ReaderRelay`): a new thread waits for the streamed response's end,
     /// sending keep-alive comments and watching for the client's leaving, then serves the next
-    /// requests, and this thread ends once the handler returns.
+    /// requests, and this thread ends once the handler returns. `ended` runs once, when the
+    /// connection is done with (whichever thread serves it then).
     private func serveConnection(_ connection: HTTPConnection, _ handler: @escaping @Sendable (HTTPRequest, HTTPConnection) -> Handled,
-                                 _ buffer: ReadBuffer = ReadBuffer(), after held: SSEStream? = nil) {
+                                 _ buffer: ReadBuffer = ReadBuffer(), after held: SSEStream? = nil, ended: @escaping @Sendable () -> Void) {
+        var handedOn = false
+        defer { if !handedOn { ended() } }
         if let held {
             guard waitForEnd(of: held, connection, pipelined: !buffer.bytes.isEmpty), connection.keepAlive else { return }
         }
@@ -160,10 +162,16 @@ public final class HTTPServer: Sendable {
             let stillReading = ReaderRelay.shared.run({ handled = handler(request, connection) }, takeOver: { [self] in
                 // Only a call starts on this thread, and a call answers on a stream started before it.
                 // (Else the held handler answers whole and the connection closes after it.)
-                guard let stream = connection.stream else { return connection.keepAlive = false }
-                serveConnection(connection, handler, buffer, after: stream)
+                guard let stream = connection.stream else {
+                    connection.keepAlive = false
+                    return ended()
+                }
+                serveConnection(connection, handler, buffer, after: stream, ended: ended)
             })
-            guard stillReading else { return }
+            guard stillReading else {
+                handedOn = true
+                return
+            }
             if case .streaming(let stream) = handled {
                 guard waitForEnd(of: stream, connection, pipelined: !buffer.bytes.isEmpty) else { return }
             }
