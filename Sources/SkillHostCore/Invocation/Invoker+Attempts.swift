@@ -76,7 +76,7 @@ extension Invoker {
 
         // Validate the input before the skill sees it.
         let schema: (input: JSONSchema, output: JSONSchema?)
-        switch schemas.schemas(skill, binding.intent.address) {
+        switch schemas.schemas(binding) {
         case .success(let s): schema = s
         case .failure(let e): return fail(e, reached: false)
         }

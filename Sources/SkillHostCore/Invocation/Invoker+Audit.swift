@@ -50,7 +50,7 @@ extension Invoker {
         l.key("durationMs")
         l.hundredths(Int((DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds + 5_000) / 10_000))
         // The input only with its schema, which says what is secret; never without it.
-        if let input = record.input, let b = record.binding, case .success(let schema) = schemas.schemas(b.skill, b.intent.address) {
+        if let input = record.input, let b = record.binding, case .success(let schema) = schemas.schemas(b) {
             l.key("input"); AuditLog.shortened(schema.input.redacted(input)).write(to: &l.bytes)
         }
         l.raw("}")

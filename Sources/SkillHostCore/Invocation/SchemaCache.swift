@@ -7,6 +7,15 @@ final class SchemaCache: Sendable {
     typealias Schemas = (input: JSONSchema, output: JSONSchema?)
     private let compiled = Mutex<[FileKey: [String: Schemas]]>([:])
 
+    /// The schemas of `binding`'s intent: from the binding's own slot after its first call, else
+    /// compiled (once per skill file, whichever registry asks) and kept in the slot.
+    func schemas(_ binding: IntentBinding) -> Result<Schemas, SkillError> {
+        if let s = binding.schemas.value.withLock({ $0 }) { return .success(s) }
+        let r = schemas(binding.skill, binding.intent.address)
+        if case .success(let s) = r { binding.schemas.value.withLock { $0 = s } }
+        return r
+    }
+
     /// The schemas of `intent` (its address) of `skill`: `load_failed` when the cached manifest cannot
     /// be read or a schema does not compile.
     func schemas(_ skill: RegisteredSkill, _ intent: String) -> Result<Schemas, SkillError> {
@@ -29,6 +38,11 @@ final class SchemaCache: Sendable {
     func retain(_ keep: Set<FileKey>) {
         compiled.withLock { map in for k in map.keys where !keep.contains(k) { map[k] = nil } }
     }
+}
+
+/// One binding's compiled schemas (see `IntentBinding.schemas`); empty until its first call.
+final class SchemaSlot: Sendable {
+    let value = Mutex<SchemaCache.Schemas?>(nil)
 }
 
 /// Identifies one file of one skill: a replaced or moved file, or a change of isolation, is another key.

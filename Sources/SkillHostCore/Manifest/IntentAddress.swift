@@ -10,8 +10,11 @@ public enum IntentAddress {
     /// Splits "name@N" into its name and version; a bare name has no version (nil). Nil overall when the
     /// text after "@" is not a positive integer.
     public static func parse(_ text: String) -> (name: String, version: Int?)? {
-        guard let at = text.utf8.lastIndex(of: UInt8(ascii: "@")) else { return (text, nil) }  // bytes: no grapheme breaking per call
-        guard let v = Int(text[text.index(after: at)...]), v >= 1 else { return nil }
-        return (String(text[..<at]), v)
+        // On the contiguous bytes: no grapheme breaking nor index checks per byte, on every call.
+        var copy = text
+        guard let at = copy.withUTF8({ $0.lastIndex(of: UInt8(ascii: "@")) }) else { return (text, nil) }
+        let split = text.utf8.index(text.utf8.startIndex, offsetBy: at)
+        guard let v = Int(text[text.index(after: split)...]), v >= 1 else { return nil }
+        return (String(text[..<split]), v)
     }
 }

@@ -64,6 +64,9 @@ public struct RegisteredSkill: Sendable {
 public struct IntentBinding: Sendable {
     public var skill: RegisteredSkill
     public var intent: IntentSummary
+    /// The intent's compiled schemas, filled by `SchemaCache` on the first call through this binding:
+    /// later calls (and their audit lines) read them without a lookup.
+    let schemas = SchemaSlot()
 }
 
 /// Two or more skills declaring the same intent. Not an error — calls go to `bindings[0]` — but

@@ -136,7 +136,13 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
     var reader = FrameReader()
     var chunk = [UInt8](repeating: 0, count: 65536)
     var isReady = false
+    var readable = pollfd(fd: WireProtocol.workerFD, events: Int16(POLLIN), revents: 0)
     while true {
+        // Wait in poll(), not in read(): a reader asleep in read() is woken each time the host reads
+        // this worker's reply (the kernel wakes the socket's sleepers when send space frees up),
+        // finds nothing and sleeps again — a wake-up and two switches per call, paid on both sides.
+        // poll() sleeps for POLLIN only.
+        if poll(&readable, 1, -1) < 0 && errno == EINTR { continue }
         let n = chunk.withUnsafeMutableBytes { read(WireProtocol.workerFD, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
         if n < 0 && (errno == EBADF || errno == ENOTSOCK) { channelTakenAway() }

@@ -9,10 +9,14 @@ import Synchronization
 /// deadline fires on `HostTimers`' own thread, whatever else is running): then the value is `nil`,
 /// and a late `resolve` returns false so that its caller can drop and log it.
 /// Threading: every method may be called from any thread; at most one task may `wait`.
-final class Pending<Value: Sendable>: Sendable {
+/// The continuation is an `UnsafeContinuation` (no checking object allocated per wait): the state
+/// below hands it out exactly once, to the one `settle` that moves `waiting` to `settled`, or resumes
+/// it in `wait` itself when the value was already there.
+/// Not final: `WorkerWaiter` is a `Pending` with a call's details, one object per call.
+class Pending<Value: Sendable>: @unchecked Sendable {
     private enum State {
         case open
-        case waiting(CheckedContinuation<Value?, Never>)
+        case waiting(UnsafeContinuation<Value?, Never>)
         case settled(Value?)
     }
     private let state = Mutex<State>(.open)
@@ -21,19 +25,19 @@ final class Pending<Value: Sendable>: Sendable {
 
     /// Delivers the value; false if the wait already ended (resolved before, or expired).
     @discardableResult
-    func resolve(_ value: Value) -> Bool { settle(value) }
+    final func resolve(_ value: Value) -> Bool { settle(value) }
 
     /// Ends the wait without a value (a deadline, a cancellation); false if it had already ended.
     @discardableResult
-    func expire() -> Bool { settle(nil) }
+    final func expire() -> Bool { settle(nil) }
 
     /// True once resolved or expired.
-    var isSettled: Bool {
+    final var isSettled: Bool {
         state.withLock { s in if case .settled = s { return true } else { return false } }
     }
 
     private func settle(_ value: Value?) -> Bool {
-        let (won, waiter) = state.withLock { s -> (Bool, CheckedContinuation<Value?, Never>?) in
+        let (won, waiter) = state.withLock { s -> (Bool, UnsafeContinuation<Value?, Never>?) in
             switch s {
             case .open:
                 s = .settled(value)
@@ -50,13 +54,13 @@ final class Pending<Value: Sendable>: Sendable {
     }
 
     /// The value, or nil if `deadline` passed (or `expire` was called) first.
-    nonisolated(nonsending) func wait(until deadline: DispatchTime? = nil) async -> Value? {
+    nonisolated(nonsending) final func wait(until deadline: DispatchTime? = nil) async -> Value? {
         // Fast path (no suspension, no timer); the state is looked at in place, not copied out.
         if let settled = state.withLock({ s -> Value?? in if case .settled(let v) = s { return .some(v) } else { return nil } }) {
             return settled
         }
         let timer = deadline.map { d in HostTimers.shared.schedule(at: d) { [self] in _ = expire() } }
-        let value = await withCheckedContinuation { (k: CheckedContinuation<Value?, Never>) in
+        let value = await withUnsafeContinuation { (k: UnsafeContinuation<Value?, Never>) in
             let ready = state.withLock { s -> Value?? in
                 switch s {
                 case .open:
@@ -118,7 +122,7 @@ final class Broadcast<Value: Sendable>: Sendable {
 
     init() {}
 
-    var isSettled: Bool { latch.isOpen }
+    final var isSettled: Bool { latch.isOpen }
 
     /// Delivers the value to every waiter, present and future; later calls do nothing.
     func resolve(_ v: Value) {
