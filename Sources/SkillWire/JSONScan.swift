@@ -7,10 +7,33 @@
 /// nesting is limited as `JSONLimits` says (the same limits the host uses). So a value this scanner accepts and the worker embeds raw in a
 /// frame never makes the host reject the frame. Stateless; safe from any thread.
 public enum JSONScan {
-    /// One member of an object: its key (unescaped) and the byte range of its value.
+    /// One member of an object: where its key and its value are. No `String` is made for the key
+    /// (frames are read on every call): `keyIs` compares the bytes, `key(in:)` makes one on demand.
     public struct Member: Sendable {
-        public let key: String
+        /// The key's JSON text, quotes included (already checked: escapes and UTF-8 are valid).
+        public let keyText: Range<Int>
         public let value: Range<Int>
+
+        /// The key, unescaped.
+        public func key(in bytes: UnsafeBufferPointer<UInt8>) -> String { JSONScan.string(bytes, keyText) ?? "" }
+
+        /// True when the key is `k` (ASCII without quotes or backslashes, as protocol keys are). A key
+        /// written with escapes is compared unescaped.
+        public func keyIs(_ k: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let inner = (keyText.lowerBound + 1)..<(keyText.upperBound - 1)
+            if JSONScan.equals(bytes, inner, k) { return true }
+            guard bytes[inner].contains(0x5c) else { return false }
+            return key(in: bytes) == k.description
+        }
+    }
+
+    /// True when `bytes[range]` are exactly `word`'s bytes.
+    @inline(__always)
+    public static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard range.count == n else { return false }
+        for k in 0..<n where bytes[range.lowerBound + k] != word.utf8Start[k] { return false }
+        return true
     }
 
     /// True when `bytes` hold exactly one JSON value, with optional white space around it, nested at
@@ -26,7 +49,7 @@ public enum JSONScan {
         bytes.withUnsafeBufferPointer { isValid($0) }
     }
 
-    /// The members of the top-level object in `bytes`: each key (unescaped) with the byte range of its
+    /// The members of the top-level object in `bytes`: where each key is, with the byte range of its
     /// value (white space trimmed). Nil when `bytes` is not one valid JSON object.
     /// Nesting is limited to `maxDepth` levels counting the object itself (a frame's: `JSONLimits.frameDepth`).
     public static func members(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) -> [Member]? {
@@ -41,13 +64,13 @@ public enum JSONScan {
         }
         while true {
             i = skipSpace(bytes, i)
-            guard i < bytes.count, bytes[i] == 0x22, let keyEnd = skipString(bytes, i),
-                  let key = string(bytes, i..<keyEnd) else { return nil }
+            guard i < bytes.count, bytes[i] == 0x22, let keyEnd = skipString(bytes, i) else { return nil }
+            let key = i..<keyEnd
             i = skipSpace(bytes, keyEnd)
             guard i < bytes.count, bytes[i] == 0x3a else { return nil }
             i = skipSpace(bytes, i + 1)
             guard let valueEnd = skipValue(bytes, i, depth: 1, limit: maxDepth) else { return nil }
-            out.append(Member(key: key, value: i..<valueEnd))
+            out.append(Member(keyText: key, value: i..<valueEnd))
             i = skipSpace(bytes, valueEnd)
             guard i < bytes.count else { return nil }
             if bytes[i] == 0x2c { i += 1; continue }
@@ -184,6 +207,13 @@ public enum JSONScan {
         var j = i + 1
         var ascii = true
         while j < b.count {
+            // Eight bytes a step: straight to the first byte that needs a look (a quote, a backslash,
+            // a control byte, a byte of a multi-byte character), past eight plain ones at once.
+            if j + 8 <= b.count {
+                let special = Self.specialBytes(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self))
+                if special == 0 { j += 8; continue }
+                j += special.trailingZeroBitCount >> 3
+            }
             let c = b[j]
             if c == 0x22 {
                 if !ascii && String(validating: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self) == nil { return nil }
@@ -213,6 +243,17 @@ public enum JSONScan {
             j += 1
         }
         return nil
+    }
+
+    /// The top bit of each byte of `w` (little-endian: the first byte is the lowest) that is `"`, `\`,
+    /// below 0x20 or above 0x7f, at least for the first such byte (SWAR: a byte that is zero after the
+    /// xor, or below the bound, borrows into its top bit; a borrow only marks bytes above a marked
+    /// one, so the lowest mark is always right, and the word is zero only when all eight are plain).
+    @inline(__always)
+    static func specialBytes(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
+        let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5c)
+        return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (w &- ones &* 0x20) | w) & tops
     }
 
     static func hex4(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> UInt32? {

@@ -36,16 +36,34 @@ public struct Line: Sendable {
 
     public mutating func bool(_ b: Bool) { b ? raw("true") : raw("false") }
 
-    /// `"key":`, with a comma before it unless it opens the object.
+    /// `"key":`, with a comma before it unless it opens the object. Assembled on the stack and
+    /// appended once: each `Array.append` checks uniqueness and room, and lines are mostly keys.
     public mutating func key(_ k: StaticString) {
-        if let last = bytes.last, last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        raw(k)
-        raw("\":")
+        let n = k.utf8CodeUnitCount
+        let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 4) { t in
+            var i = 0
+            if comma { t[0] = UInt8(ascii: ","); i = 1 }
+            t[i] = UInt8(ascii: "\"")
+            UnsafeMutableRawPointer(t.baseAddress! + i + 1).copyMemory(from: k.utf8Start, byteCount: n)
+            i += n + 1
+            t[i] = UInt8(ascii: "\"")
+            t[i + 1] = UInt8(ascii: ":")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<(i + 2)]))
+        }
     }
 
     /// A JSON string of `u`'s bytes, escaped; runs that need no escaping are copied whole.
     public mutating func quoted(_ u: UnsafeBufferPointer<UInt8>) {
+        // The usual case, short text that needs no escaping: quotes and text appended at once.
+        if u.count <= 256, !u.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c }) {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 2) { t in
+                t[0] = UInt8(ascii: "\"")
+                if let base = u.baseAddress { UnsafeMutableRawPointer(t.baseAddress! + 1).copyMemory(from: base, byteCount: u.count) }
+                t[u.count + 1] = UInt8(ascii: "\"")
+                bytes.append(contentsOf: UnsafeBufferPointer(t))
+            }
+        }
         bytes.append(UInt8(ascii: "\""))
         var start = 0
         for i in 0..<u.count {

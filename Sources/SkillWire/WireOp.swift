@@ -30,16 +30,52 @@ public enum WireOp: String, Sendable, CaseIterable {
     case contextSet = "context_set"
 }
 
+extension WireOp {
+    /// The operation named by the JSON string text `bytes[range]` (quotes included), read without
+    /// making a `String`; nil for a name this side does not know (or one written with escapes).
+    public init?(named bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        guard range.count >= 3, bytes[range.lowerBound] == 0x22 else { return nil }
+        let name = (range.lowerBound + 1)..<(range.upperBound - 1)
+        func named(_ op: WireOp) -> WireOp? { JSONScan.equals(bytes, name, op.name) ? op : nil }
+        let found: WireOp?
+        switch bytes[name.lowerBound] {  // the first letter, then the whole name
+        case UInt8(ascii: "i"): found = named(.invoke)
+        case UInt8(ascii: "c"): found = named(.complete) ?? named(.cancel) ?? named(.contextSet)
+        case UInt8(ascii: "p"): found = named(.progress)
+        case UInt8(ascii: "h"): found = named(.health) ?? named(.hello)
+        case UInt8(ascii: "l"): found = named(.log) ?? named(.loadFailed)
+        case UInt8(ascii: "s"): found = named(.shutdown)
+        default: found = nil
+        }
+        guard let found else { return nil }
+        self = found
+    }
+
+    /// `rawValue` as static bytes.
+    var name: StaticString {
+        switch self {
+        case .invoke: "invoke"
+        case .cancel: "cancel"
+        case .shutdown: "shutdown"
+        case .health: "health"
+        case .hello: "hello"
+        case .loadFailed: "load_failed"
+        case .complete: "complete"
+        case .progress: "progress"
+        case .log: "log"
+        case .contextSet: "context_set"
+        }
+    }
+}
+
 extension Line {
     /// A frame under construction: 4 bytes for the length (filled in by `Frame.sealInPlace` when it is
     /// sent), then `{"op":"<op>"`. Add members with `key`; close the object with `close()`.
     public static func frame(_ op: WireOp) -> Line {
         var l = Line()
         l.bytes.reserveCapacity(256)
-        l.bytes.append(contentsOf: [0, 0, 0, 0])
-        l.raw("{\"op\":\"")
-        var name = op.rawValue
-        name.withUTF8 { l.bytes.append(contentsOf: $0) }
+        l.raw("\0\0\0\0{\"op\":\"")
+        l.raw(op.name)
         l.raw("\"")
         return l
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import SkillHostCore
 
 /// `skillhost list --json`, `list --all --json` (conflicts) and `inspect FILE --json`.
 final class ListAndInspectTests: EndToEndTestCase {
@@ -27,6 +28,34 @@ final class ListAndInspectTests: EndToEndTestCase {
             XCTAssertEqual(path, e.path)
             XCTAssertEqual(s["isolation"] as? String, "process", "isolation is the default")
             XCTAssertEqual(s["health"] as? String, "ok")
+        }
+    }
+
+    /// `list --json` writes each skill's members straight from the manifest's bytes and its fields (no
+    /// tree): its text must be exactly what the JSON tree writer makes of the same value — with a
+    /// shadowed older version, a crash in the health detail, intent versions and a C and a Swift skill.
+    func testListJSONIsTheTreeWritersTextByteForByte() throws {
+        try addSkill("echo_c.so")
+        try addSkill("libUnitsSkill.so")
+        try addSkill("duplicate_id_a.so")
+        try addSkill("duplicate_id_b.so")
+        try addSkill("intent_versions.so")
+        try addSkill("segv_invoke.so")
+        _ = invoke("fixture.segv")  // a crash: health detail with a reason, counters and a time
+        for args in [["list", "--json"], ["list", "--all", "--json"]] {
+            let r = skillhost(args)
+            XCTAssertEqual(r.exitCode, 0, r.summary)
+            var text = Array(r.stdout.utf8)
+            XCTAssertEqual(text.last, 0x0a, "one line")
+            text.removeLast()
+            let tree = try JSON.parse(text)
+            var rewritten: [UInt8] = []
+            tree.write(to: &rewritten)
+            XCTAssertEqual(String(decoding: text, as: UTF8.self), String(decoding: rewritten, as: UTF8.self), args.joined(separator: " "))
+            let skills = try XCTUnwrap(tree.objectValue?["skills"]?.arrayValue, r.summary)
+            XCTAssertEqual(skills.count, 5, r.summary)
+            let segv = try XCTUnwrap(skills.first { $0.objectValue?["id"]?.stringValue == "test.fixture.segv" }?.objectValue, r.summary)
+            XCTAssertEqual(segv["healthDetail"]?.objectValue?["crashes"]?.intValue, 1, r.summary)
         }
     }
 

@@ -102,8 +102,13 @@ final class JSONScanTests: XCTestCase {
     func testMembersGiveKeysAndRawValueRanges() throws {
         let text = Array(#" {"op":"invoke","id":12,"input":{"text":"a b"} ,"context":{"x":[1]},"k\u00e9":true}"#.utf8)
         let members = try XCTUnwrap(text.withUnsafeBufferPointer { JSONScan.members($0) })
-        XCTAssertEqual(members.map(\.key), ["op", "id", "input", "context", "ké"])
         text.withUnsafeBufferPointer { b in
+            XCTAssertEqual(members.map { $0.key(in: b) }, ["op", "id", "input", "context", "ké"])
+            XCTAssertTrue(members[0].keyIs("op", in: b))
+            XCTAssertFalse(members[0].keyIs("o", in: b))
+            XCTAssertFalse(members[1].keyIs("op", in: b))
+            XCTAssertEqual(WireOp(named: b, members[0].value), .invoke)
+            XCTAssertNil(WireOp(named: b, members[1].value), "a number is no operation")
             XCTAssertEqual(JSONScan.string(b, members[0].value), "invoke")
             XCTAssertEqual(JSONScan.int(b, members[1].value), 12)
             XCTAssertEqual(String(decoding: b[members[2].value], as: UTF8.self), #"{"text":"a b"}"#)
@@ -157,5 +162,30 @@ final class LineNumberTests: XCTestCase {
             l.hundredths(n)
             XCTAssertEqual(String(decoding: l.bytes, as: UTF8.self), text)
         }
+    }
+
+    func testKeysWrittenWithEscapesAreComparedUnescaped() throws {
+        let text = Array(#"{"\u006fp":"hello","i\u0064":7}"#.utf8)
+        let members = try XCTUnwrap(text.withUnsafeBufferPointer { JSONScan.members($0) })
+        text.withUnsafeBufferPointer { b in
+            XCTAssertTrue(members[0].keyIs("op", in: b))
+            XCTAssertTrue(members[1].keyIs("id", in: b))
+            XCTAssertFalse(members[1].keyIs("op", in: b))
+        }
+    }
+
+    func testEveryOperationIsReadBackFromItsFrameByName() throws {
+        for op in WireOp.allCases {
+            var f = Line.frame(op)
+            f.key("id"); f.number(1)
+            let sealed = f.sealed()
+            let body = Array(sealed.dropFirst(4))
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), #"{"op":""# + op.rawValue + #"","id":1}"#)
+            let members = try XCTUnwrap(body.withUnsafeBufferPointer { JSONScan.members($0) })
+            body.withUnsafeBufferPointer { b in XCTAssertEqual(WireOp(named: b, members[0].value), op) }
+        }
+        let unknown = Array(#"{"op":"inv"}"#.utf8)
+        let m = try XCTUnwrap(unknown.withUnsafeBufferPointer { JSONScan.members($0) })
+        unknown.withUnsafeBufferPointer { b in XCTAssertNil(WireOp(named: b, m[0].value), "a prefix of a name is no operation") }
     }
 }

@@ -140,19 +140,19 @@ extension WorkerProcess {
     /// (a result, a health detail, a context value) become `JSON` trees.
     private func handle(_ frame: [UInt8]) -> String? {
         frame.withUnsafeBufferPointer { b -> String? in
-            guard let f = Fields(b), let opName = f.string("op") else {
+            guard let f = Fields(b), let opText = f.range("op"), b[opText.lowerBound] == 0x22 else {
                 let shown = String(decoding: frame.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
                 return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
             }
-            return handle(f, opName)
+            guard let op = WireOp(named: b, opText) else { return nil }  // a newer worker's operation: ignored
+            return handle(f, op)
         }
     }
 
-    private func handle(_ f: Fields, _ opName: String) -> String? {
-        guard let op = WireOp(rawValue: opName) else { return nil }  // a newer worker's operation: ignored
+    private func handle(_ f: Fields, _ op: WireOp) -> String? {
         let ready = state.withLock { $0.ready }
         if !ready && op != .hello && op != .loadFailed && op != .log {
-            return "it sent \"\(opName)\" before \"hello\""
+            return "it sent \"\(op.rawValue)\" before \"hello\""
         }
         let id = f.int("id").map { UInt64(bitPattern: $0) } ?? 0
         switch op {
@@ -204,7 +204,7 @@ extension WorkerProcess {
             guard let key = f.string("key"), let value = f.bytes("value") else { return "it sent a \"context_set\" without key or value" }
             SkillServices.store.set(key, value)
         case .invoke, .cancel, .shutdown:
-            return "it sent \"\(opName)\", an operation only the host sends"
+            return "it sent \"\(op.rawValue)\", an operation only the host sends"
         }
         return nil
     }
@@ -220,15 +220,16 @@ private struct Fields {
         (self.frame, members) = (frame, m)
     }
 
-    private func range(_ key: String) -> Range<Int>? { members.first { $0.key == key }?.value }
-    func has(_ key: String) -> Bool { range(key) != nil }
-    func string(_ key: String) -> String? { range(key).flatMap { JSONScan.string(frame, $0) } }
-    func int(_ key: String) -> Int64? { range(key).flatMap { JSONScan.int(frame, $0) } }
+    /// The value's byte range (keys compared as bytes: no String per member).
+    func range(_ key: StaticString) -> Range<Int>? { members.first { $0.keyIs(key, in: frame) }?.value }
+    func has(_ key: StaticString) -> Bool { range(key) != nil }
+    func string(_ key: StaticString) -> String? { range(key).flatMap { JSONScan.string(frame, $0) } }
+    func int(_ key: StaticString) -> Int64? { range(key).flatMap { JSONScan.int(frame, $0) } }
     /// The value's JSON text (e.g. `true`).
-    func raw(_ key: String) -> String? { range(key).map { String(decoding: UnsafeBufferPointer(rebasing: frame[$0]), as: UTF8.self) } }
-    func bytes(_ key: String) -> [UInt8]? { range(key).map { Array(frame[$0]) } }
+    func raw(_ key: StaticString) -> String? { range(key).map { String(decoding: UnsafeBufferPointer(rebasing: frame[$0]), as: UTF8.self) } }
+    func bytes(_ key: StaticString) -> [UInt8]? { range(key).map { Array(frame[$0]) } }
     /// The value as a `JSON` tree (nil when absent; a scanned value always parses).
-    func json(_ key: String) -> JSON? {
+    func json(_ key: StaticString) -> JSON? {
         range(key).flatMap { try? JSON.parse(UnsafeBufferPointer(rebasing: frame[$0]), maxDepth: JSONLimits.frameDepth) }
     }
 }

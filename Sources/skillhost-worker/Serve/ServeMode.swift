@@ -181,22 +181,19 @@ func protocolBroken(_ why: String) -> Never {
 
 func handle(_ frame: UnsafeBufferPointer<UInt8>) {
     guard let members = JSONScan.members(frame) else { protocolBroken("the host sent a frame that is not a JSON object") }
-    var opName = "", id: UInt64 = 0, intent = "", deadlineMs: Int64 = -1
+    var op: WireOp? = nil, id: UInt64 = 0, intent = "", deadlineMs: Int64 = -1
     var input: Range<Int>? = nil, context: Range<Int>? = nil, store: Range<Int>? = nil, view: Range<Int>? = nil
-    for m in members {
-        switch m.key {
-        case "op": opName = JSONScan.string(frame, m.value) ?? ""
-        case "id": id = UInt64(JSONScan.int(frame, m.value) ?? 0)
-        case "intent": intent = JSONScan.string(frame, m.value) ?? ""
-        case "input": input = m.value
-        case "context": context = m.value
-        case "store": store = m.value
-        case "view": view = m.value
-        case "deadlineMs": deadlineMs = Int64(JSONScan.int(frame, m.value) ?? -1)
-        default: break
-        }
+    for m in members {  // keys compared as bytes: no String per member
+        if m.keyIs("op", in: frame) { op = WireOp(named: frame, m.value) }
+        else if m.keyIs("id", in: frame) { id = UInt64(JSONScan.int(frame, m.value) ?? 0) }
+        else if m.keyIs("intent", in: frame) { intent = JSONScan.string(frame, m.value) ?? "" }
+        else if m.keyIs("input", in: frame) { input = m.value }
+        else if m.keyIs("context", in: frame) { context = m.value }
+        else if m.keyIs("store", in: frame) { store = m.value }
+        else if m.keyIs("view", in: frame) { view = m.value }
+        else if m.keyIs("deadlineMs", in: frame) { deadlineMs = Int64(JSONScan.int(frame, m.value) ?? -1) }
     }
-    guard let op = WireOp(rawValue: opName) else { return }  // a newer host's operation: ignored
+    guard let op else { return }  // a newer host's operation: ignored
     switch op {
     case .invoke:
         guard let input, let context, !intent.isEmpty else { protocolBroken("the host sent an invoke frame without intent, input or context") }
@@ -227,7 +224,7 @@ func replaceStore(_ object: UnsafeBufferPointer<UInt8>) {
 func contextEntries(_ object: UnsafeBufferPointer<UInt8>) -> [String: [UInt8]] {
     guard let members = JSONScan.members(object) else { return [:] }
     var entries: [String: [UInt8]] = [:]
-    for m in members { entries[m.key] = Array(object[m.value]) }
+    for m in members { entries[m.key(in: object)] = Array(object[m.value]) }
     return entries
 }
 
