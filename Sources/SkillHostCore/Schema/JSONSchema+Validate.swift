@@ -20,7 +20,7 @@ extension JSONSchema {
         guard out.count < limit else { return }
         func fail(_ m: String) { if out.count < limit { out.append(SchemaViolation(path: path, message: m)) } }
 
-        if let types, !JSONSchema.matches(v, types) {
+        if let typeBits, let types, !JSONSchema.matches(v, typeBits) {
             fail("expected \(JSONSchema.describe(types)), found \(JSONSchema.brief(v))")
             return
         }
@@ -87,15 +87,29 @@ extension JSONSchema {
         }
     }
 
-    static func matches(_ v: JSON, _ types: Set<String>) -> Bool {
+    /// The bit of a type name (`knownTypes`) in `typeBits`.
+    static func bit(_ type: String) -> UInt8 {
+        switch type {
+        case "null": 1
+        case "boolean": 2
+        case "integer": 4
+        case "number": 8
+        case "string": 16
+        case "array": 32
+        case "object": 64
+        default: 0
+        }
+    }
+
+    static func matches(_ v: JSON, _ bits: UInt8) -> Bool {
         switch v {
-        case .null: return types.contains("null")
-        case .bool: return types.contains("boolean")
-        case .int: return types.contains("integer") || types.contains("number")
-        case .double(let d): return types.contains("number") || (types.contains("integer") && d == d.rounded())
-        case .string: return types.contains("string")
-        case .array: return types.contains("array")
-        case .object: return types.contains("object")
+        case .null: return bits & 1 != 0
+        case .bool: return bits & 2 != 0
+        case .int: return bits & (4 | 8) != 0
+        case .double(let d): return bits & 8 != 0 || (bits & 4 != 0 && d == d.rounded())
+        case .string: return bits & 16 != 0
+        case .array: return bits & 32 != 0
+        case .object: return bits & 64 != 0
         }
     }
 

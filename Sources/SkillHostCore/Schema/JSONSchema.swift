@@ -13,6 +13,8 @@ import FoundationEssentials
 /// compiled `Regex` of `pattern` is not marked Sendable; it is never mutated after compilation.)
 public final class JSONSchema: @unchecked Sendable {
     let types: Set<String>?
+    /// `types` as bits (`JSONSchema.bit`), checked on every call without hashing a name.
+    let typeBits: UInt8?
     let properties: [(String, JSONSchema)]
     let required: [String]
     let additional: Additional
@@ -83,6 +85,7 @@ public final class JSONSchema: @unchecked Sendable {
             types = set
         case let v?: throw err("type", "expected a type name or a list of them, found \(v.typeDescription)")
         }
+        typeBits = types.map { $0.reduce(0) { $0 | Self.bit($1) } }
         var props: [(String, JSONSchema)] = []
         if let p = o["properties"] {
             guard case .object(let po) = p else { throw err("properties", "expected an object, found \(p.typeDescription)") }

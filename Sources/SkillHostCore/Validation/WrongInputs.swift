@@ -111,6 +111,7 @@ public enum WrongInputs {
     /// A value none of `types` accepts: a number where a string is expected, a string otherwise.
     static func valueOfAnotherType(than types: Set<String>) -> JSON? {
         let candidates: [JSON] = [.int(42), .string("validate-wrong-type"), .bool(true), .array([]), .object(JSONObject()), .null]
-        return candidates.first { !JSONSchema.matches($0, types) }
+        let bits = types.reduce(0) { $0 | JSONSchema.bit($1) }
+        return candidates.first { !JSONSchema.matches($0, bits) }
     }
 }
