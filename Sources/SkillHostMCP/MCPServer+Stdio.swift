@@ -12,9 +12,11 @@ extension MCPServer {
         let session = MCPSession(channel: send)
         let reply = MCPReply(notify: send, finish: { if let m = $0 { transport.send(m) } })
         attach(session)
-        // A call starts on this thread unless more requests are already waiting behind it (a client
-        // with several in flight): those overlap on the pool instead of queueing behind each other.
-        transport.readLines({ receive(JSONRPC.classify($0), session: session, reply: reply, startsHere: !$1) }, tooLong: {
+        // A call starts on the reading thread unless more requests are already waiting behind it (a
+        // client with several in flight): those overlap on the pool instead of queueing behind each
+        // other. A call that holds the reading thread (a trusted skill whose invoke() blocks) has
+        // another thread carry on reading after a moment (`ReaderRelay`).
+        transport.readLines({ [self] in receive(JSONRPC.classify($0), session: session, reply: reply, startsHere: !$1) }, tooLong: {
             transport.send(JSONRPC.error(.null, JSONRPC.invalidRequest, "Invalid Request: message longer than \(transport.maxLine) bytes"))
         })
         if calls.wait(timeout: .now() + .seconds(1)) == .timedOut {

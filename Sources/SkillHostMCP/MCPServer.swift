@@ -228,10 +228,11 @@ public final class MCPServer: Sendable {
     /// `startsOnThisThread`: the task starts on the calling (transport) thread and runs there until it
     /// first suspends (`startCallTaskHere`), so a call that completes at once (an in-process skill) is
     /// answered with no thread hand-off, and one that waits (a worker, a slow skill) leaves the thread
-    /// as soon as it waits. Only for work that never blocks before it suspends: an intent call (the
-    /// ABI's invoke returns promptly; a worker is awaited), and only when no other request is already
-    /// waiting behind it (see `receive`). The engine (`skillhost_ask`) computes before it waits, so it
-    /// always starts on the pool.
+    /// as soon as it waits. For an intent call (the ABI's invoke returns promptly; a worker is
+    /// awaited), and only when no other request is already waiting behind it (see `receive`). A
+    /// trusted skill whose invoke() blocks anyway holds that thread; the transports run `receive`
+    /// under `ReaderRelay`, so another thread carries on reading. The engine (`skillhost_ask`)
+    /// computes before it waits, so it always starts on the pool.
     private func inFlight(_ id: JSON, _ session: MCPSession, _ reply: MCPReply, startsOnThisThread: Bool,
                           _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: JSON, then: (@Sendable () -> Void)?)) {
         let cancellation = Cancellation()

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import SkillHostCore
 import SkillWire
@@ -101,38 +102,92 @@ final class StdioTransport: Sendable {
 
     /// Reads lines from fd 0 until end of file, calling `line` for each (without its newline, CR
     /// stripped; `more`: another whole line has already been read after it) or `tooLong` for one over
-    /// `maxLine`, then returns. Blocks the calling thread.
-    func readLines(_ line: (_ bytes: [UInt8], _ more: Bool) -> Void, tooLong: () -> Void) {
-        var buffer: [UInt8] = []
-        var skipping = false
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    /// `maxLine`, then returns. Blocks the calling thread until the input ends, even when a line's
+    /// work holds the thread reading: another thread then carries on reading (`ReaderRelay`).
+    func readLines(_ line: @escaping @Sendable (_ bytes: [UInt8], _ more: Bool) -> Void, tooLong: @escaping @Sendable () -> Void) {
+        let reader = LineReader(maxLine: maxLine, line: line, tooLong: tooLong)
+        if !reader.read() { reader.ended.wait() }
+    }
+}
+
+/// `StdioTransport.readLines`' state: the lines read and not yet handled, and the start of the next.
+/// Used by one reader thread at a time; a reader held by a line's work hands it on through
+/// `ReaderRelay` (whose lock orders the old reader's writes before the new one's reads), and the
+/// reader that sees the end of the input signals `ended`.
+private final class LineReader: @unchecked Sendable {
+    let ended = DispatchSemaphore(value: 0)
+    private let maxLine: Int
+    private let line: @Sendable (_ bytes: [UInt8], _ more: Bool) -> Void
+    private let tooLong: @Sendable () -> Void
+    /// Lines read and not yet handled (nil: one was too long), from `next` on.
+    private var lines: [[UInt8]?] = []
+    private var next = 0
+    /// The start of a line whose newline has not come yet.
+    private var partial: [UInt8] = []
+    /// Skipping the rest of a line over `maxLine`, up to its newline.
+    private var skipping = false
+    private var atEnd = false
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
+    init(maxLine: Int, line: @escaping @Sendable ([UInt8], Bool) -> Void, tooLong: @escaping @Sendable () -> Void) {
+        (self.maxLine, self.line, self.tooLong) = (maxLine, line, tooLong)
+    }
+
+    /// Handles lines and reads more until the input ends (true) or another thread took over (false).
+    func read() -> Bool {
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            var start = 0
-            chunk.withUnsafeBufferPointer { c in
-                var last = n - 1
-                while last >= 0 && c[last] != 0x0a { last -= 1 }
-                for i in 0..<n where c[i] == 0x0a {
-                    if skipping {
-                        skipping = false
-                    } else {
-                        buffer.append(contentsOf: c[start..<i])
-                        if buffer.last == 0x0d { buffer.removeLast() }
-                        if !buffer.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { line(buffer, i < last) }
-                    }
-                    buffer.removeAll(keepingCapacity: buffer.count < 1 << 20)
-                    start = i + 1
-                }
-                if !skipping { buffer.append(contentsOf: c[start..<n]) }
+            while next < lines.count {
+                let item = lines[next]
+                next += 1
+                guard let bytes = item else { tooLong(); continue }
+                let more = next < lines.count
+                let stillReading = ReaderRelay.shared.run({ line(bytes, more) }, takeOver: { [self] in
+                    if read() { ended.signal() }
+                })
+                if !stillReading { return false }
             }
-            if !skipping && buffer.count > maxLine {
-                buffer = []
-                skipping = true
-                tooLong()
-            }
+            lines.removeAll(keepingCapacity: true)
+            next = 0
+            if atEnd { return true }
+            fill()
         }
-        if !skipping && !buffer.isEmpty { line(buffer, false) }
+    }
+
+    /// Blocks until fd 0 has more bytes and splits them into `lines`; at the end of the input, the
+    /// last line without a newline is one too.
+    private func fill() {
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { return }
+        if n <= 0 {
+            atEnd = true
+            if !skipping && !partial.isEmpty { lines.append(partial) }
+            return
+        }
+        var start = 0
+        chunk.withUnsafeBufferPointer { c in
+            for i in 0..<n where c[i] == 0x0a {
+                if skipping {
+                    skipping = false
+                } else {
+                    var whole: [UInt8]
+                    if partial.isEmpty {
+                        whole = Array(c[start..<i])
+                    } else {
+                        partial.append(contentsOf: c[start..<i])
+                        whole = Array(partial[...])
+                        partial.removeAll(keepingCapacity: partial.count < 1 << 20)
+                    }
+                    if whole.last == 0x0d { whole.removeLast() }
+                    if !whole.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { lines.append(whole) }
+                }
+                start = i + 1
+            }
+            if !skipping { partial.append(contentsOf: c[start..<n]) }
+        }
+        if !skipping && partial.count > maxLine {
+            partial = []
+            skipping = true
+            lines.append(nil)
+        }
     }
 }

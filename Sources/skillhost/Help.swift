@@ -57,7 +57,9 @@ enum Help {
     PORT 0 picks a free one); it prints "skillhost mcp: listening on http://HOST:PORT/mcp" on stderr
     once it serves and stops on SIGINT or SIGTERM. Clients must send "Authorization: Bearer TOKEN"
     when a token is given (--token-file, or $SKILLHOST_MCP_TOKEN); without one only a loopback HOST
-    is accepted.
+    is accepted. On a loopback HOST a request's Host header must be 127.0.0.1:PORT, localhost:PORT or
+    [::1]:PORT (421 otherwise, against DNS rebinding); --allow-host NAME adds the name a reverse proxy
+    forwards. Request bodies may be chunked.
     """
 
     static let health = """

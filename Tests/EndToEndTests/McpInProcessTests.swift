@@ -9,7 +9,34 @@ final class McpInProcessTests: McpTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         try addSkill("delay_queue.so")
-        try writeConfig(#"{"trusted": ["test.fixture.echo", "test.fixture.slow", "test.fixture.progress", "test.fixture.delay", "test.fixture.destructive"]}"#)
+        try addSkill("block_invoke.so")
+        try writeConfig(#"{"trusted": ["test.fixture.echo", "test.fixture.slow", "test.fixture.progress", "test.fixture.delay", "test.fixture.destructive", "test.fixture.block"]}"#)
+    }
+
+    /// A trusted skill whose invoke() blocks for 3 s (Tests/Fixtures/block_invoke.c) holds the thread
+    /// that read its call; another thread carries on reading after a moment, so `ping`, a call of
+    /// another skill and a second blocking call are read and answered meanwhile, and both blocked
+    /// calls complete.
+    func testABlockingTrustedSkillDoesNotHoldUpTheStdioReader() throws {
+        try start()
+        let sent = Date()
+        try server.send(["jsonrpc": "2.0", "id": "blocked-1", "method": "tools/call", "params": ["name": "fixture-block", "arguments": ["ms": 3000]]])
+        usleep(150_000)
+        try server.send(["jsonrpc": "2.0", "id": "blocked-2", "method": "tools/call", "params": ["name": "fixture-block", "arguments": ["ms": 3000]]])
+        usleep(150_000)
+        let asked = Date()
+        try server.send(["jsonrpc": "2.0", "id": 2, "method": "ping"])
+        XCTAssertNotNil(try server.response(2, timeout: 1)["result"], "ping is read while two calls block their threads")
+        let quick = try call("fixture-echo", ["text": "meanwhile"], timeout: 1)
+        XCTAssertEqual((quick["structuredContent"] as? [String: Any])?["text"] as? String, "meanwhile", "\(quick)")
+        XCTAssertLessThan(Date().timeIntervalSince(asked), 1.0, "ping and a call of another skill answered within a second")
+        XCTAssertNil(server.messages().first { ($0["id"] as? String)?.hasPrefix("blocked") == true }, "the blocked calls are still running")
+        for id in ["blocked-1", "blocked-2"] {
+            let r = try XCTUnwrap(try server.response(id, timeout: 10)["result"] as? [String: Any])
+            XCTAssertEqual((r["structuredContent"] as? [String: Int])?["blockedMs"], 3000, "\(id): \(r)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 5.0, "the two blocked calls ran side by side, not one after the other")
+        XCTAssertEqual(try call("fixture-echo", ["text": "after"])["isError"] as? Bool, false, "the reader that took over goes on")
     }
 
     func testAQuickCallAnswersWhileSixtyFourSlowInProcessCallsAreInFlight() throws {

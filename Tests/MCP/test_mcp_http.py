@@ -370,6 +370,69 @@ class McpHttpTests(HttpTestCase):
             async with self.client(server.url, headers={"Origin": "http://evil.example"}) as s:
                 await s.list_tools()
 
+    async def test_a_foreign_host_header_is_421_and_allowed_hosts_pass(self):
+        """DNS rebinding: a page at attacker.example whose name now points at 127.0.0.1 sends its own
+        name in Host; only loopback names with the bound port, and --allow-host names, are served."""
+        self.add(os.path.join(FIXTURES, "echo_c.so"))
+        server = self.start("--allow-host", "mcp.example.com")
+        port = server.url.split(":")[2].split("/")[0]
+        body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "rebinding", "version": "1"}}}
+        headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+                   "Authorization": f"Bearer {self.token}"}
+        async with httpx2.AsyncClient() as h:
+            for host in [f"attacker.example:{port}", "attacker.example", f"127.0.0.1:{int(port) % 65535 + 1}"]:
+                r = await h.post(server.url, json=body, headers={**headers, "Host": host})
+                self.assertEqual(r.status_code, 421, host)
+                self.assertIn("--allow-host", r.json()["error"]["message"])
+            for host in [f"localhost:{port}", f"127.0.0.1:{port}", "mcp.example.com", "mcp.example.com:443"]:
+                r = await h.post(server.url, json=body, headers={**headers, "Host": host})
+                self.assertEqual(r.status_code, 200, host)
+        with self.assertRaises(BaseException):
+            async with self.client(server.url, headers={"Host": "attacker.example"}) as s:
+                await s.list_tools()
+        async with self.client(server.url) as s:
+            self.assertIn("fixture-echo", [t.name for t in (await s.list_tools()).tools])
+
+    async def test_chunked_request_bodies_from_http_client_and_curl(self):
+        """Real clients that send chunked bodies: http.client with an iterable body (no length), and
+        curl -H 'Transfer-Encoding: chunked' --data-binary @- reading the body from a pipe."""
+        import http.client
+        self.add(os.path.join(FIXTURES, "echo_c.so"))
+        server = self.start()
+        host, port = server.url[len("http://"):-len("/mcp")].split(":")
+        headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+                   "Authorization": f"Bearer {self.token}"}
+        initialize = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "chunky", "version": "1"}}}).encode()
+        conn = http.client.HTTPConnection(host, int(port), timeout=20)
+        conn.request("POST", "/mcp", body=iter([initialize[:10], initialize[10:50], initialize[50:]]), headers=headers, encode_chunked=True)
+        r = conn.getresponse()
+        answer = r.read()
+        self.assertEqual(r.status, 200, answer)
+        self.assertEqual(json.loads(answer)["result"]["protocolVersion"], "2025-11-25")
+        sid = r.getheader("Mcp-Session-Id")
+        call = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                           "params": {"name": "fixture-echo", "arguments": {"text": "sent in chunks"}}}).encode()
+        conn.request("POST", "/mcp", body=(call[i:i + 16] for i in range(0, len(call), 16)),
+                     headers={**headers, "Mcp-Session-Id": sid}, encode_chunked=True)
+        r = conn.getresponse()
+        events = r.read().decode()
+        self.assertEqual(r.status, 200, events)
+        self.assertIn('"structuredContent":{"text":"sent in chunks"}', events)
+        conn.close()
+        curl = shutil.which("curl")
+        self.assertIsNotNone(curl, "curl is not installed (apt-get install curl; .ci/run does)")
+        p = subprocess.run([curl, "-sS", "-i", "-H", "Transfer-Encoding: chunked", "--data-binary", "@-", "-H", f"Mcp-Session-Id: {sid}",
+                            *sum((["-H", f"{k}: {v}"] for k, v in headers.items()), []), server.url],
+                           input=call.replace(b"sent in chunks", b"from curl"), capture_output=True, timeout=30)
+        out = p.stdout.decode()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(out.startswith("HTTP/1.1 200"), out)
+        self.assertIn('"structuredContent":{"text":"from curl"}', out)
+        echoes = [l for l in self.audit() if l["intent"] == "fixture.echo"]
+        self.assertEqual([l["outcome"] for l in echoes], ["ok", "ok"])
+
     async def test_a_host_beyond_loopback_without_a_token_is_refused(self):
         p = subprocess.run([SKILLHOST, "mcp", "--http", "0.0.0.0:0", "--skills-dir", self.skills], env=self.env(),
                            capture_output=True, text=True, timeout=30)
@@ -448,7 +511,8 @@ http {{
     async def test_two_instances_behind_nginx_serve_one_client_without_affinity(self):
         for f in ["echo_c.so", "progress.so"]:
             self.add(os.path.join(FIXTURES, f))
-        a, b = self.start(), self.start()
+        # nginx forwards Host: skillhost (the upstream's name), which the instances must be told of.
+        a, b = self.start("--allow-host", "skillhost"), self.start("--allow-host", "skillhost")
         url = self.start_nginx([x.url[len("http://"):-len("/mcp")] for x in (a, b)])
         for client in range(3):
             async with self.client(url, name=f"client-{client}") as s:

@@ -1,20 +1,64 @@
 import Glibc
 import SkillHostCore
 
-/// Who may use the HTTP endpoint: the bearer token (when one is set) and the `Origin` check against
-/// DNS rebinding (a web page in a browser sends its origin; an allowed one is a loopback origin, any
-/// port, or one given with `--allow-origin`). A request without `Origin` (not from a browser) passes
-/// that check.
+/// Who may use the HTTP endpoint: the bearer token (when one is set), and two checks against DNS
+/// rebinding (a web page whose name an attacker points at 127.0.0.1 makes the browser send requests
+/// there with the attacker's name in `Host` and `Origin`):
+/// - `Host`: on a server bound to a loopback address, the request's `Host` must be a loopback name or
+///   address with the bound port (`127.0.0.1:P`, `localhost:P`, `[::1]:P`) or a name given with
+///   `--allow-host` (a reverse proxy's); a server bound beyond loopback (which needs a token) checks
+///   `Host` only when `--allow-host` names are given, against those and the loopback ones.
+/// - `Origin`: an allowed one is a loopback origin, any port, or one given with `--allow-origin`. A
+///   request without `Origin` (not from a browser) passes that check.
 public struct HTTPAccess: Sendable {
     /// The token every request must carry as `Authorization: Bearer TOKEN`; nil: no token (then the
     /// server listens on loopback only).
     let token: [UInt8]?
     /// Origins allowed besides the loopback ones, normalized (lowercase, no trailing "/").
     let allowedOrigins: Set<String>
+    /// `Host` values allowed besides the loopback ones: a name (lowercase) with a port, or with nil
+    /// for any port.
+    let allowedHosts: [(name: String, port: Int?)]
 
-    public init(token: String?, allowedOrigins: [String]) {
+    /// `allowedHosts`: each `HOST` or `HOST:PORT` (check them first with `parseHost`; one that does
+    /// not parse allows nothing).
+    public init(token: String?, allowedOrigins: [String], allowedHosts: [String] = []) {
         self.token = token.map { Array($0.utf8) }
         self.allowedOrigins = Set(allowedOrigins.map(Self.normalized))
+        self.allowedHosts = allowedHosts.compactMap(Self.parseHost)
+    }
+
+    /// Whether a request with this `Host` header may be served by a server bound to `boundPort` on a
+    /// loopback address (`loopback`) or beyond. Nil `host` (HTTP/1.0 without one) counts as allowed
+    /// only where `Host` is not checked.
+    func hostAllowed(_ host: String?, boundPort: Int, loopback: Bool) -> Bool {
+        guard loopback || !allowedHosts.isEmpty else { return true }
+        guard let host, let (name, port) = Self.parseHost(host) else { return false }
+        if allowedHosts.contains(where: { $0.name == name && ($0.port == nil || $0.port == port) }) { return true }
+        return Self.isLoopback(name) && (port ?? 80) == boundPort
+    }
+
+    /// `HOST` or `HOST:PORT` as in a `Host` header (`[v6]:PORT` for IPv6): the name lowercased (IPv6 in
+    /// brackets) and the port, or nil when it is not one (empty, a bad port, stray characters).
+    public static func parseHost(_ text: String) -> (name: String, port: Int?)? {
+        let t = text.lowercased()
+        var name = Substring(t), portText: Substring?
+        if t.hasPrefix("[") {
+            guard let close = t.firstIndex(of: "]") else { return nil }
+            name = t[...close]
+            let after = t[t.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                portText = after.dropFirst()
+            }
+        } else if let colon = t.firstIndex(of: ":") {
+            name = t[..<colon]
+            portText = t[t.index(after: colon)...]
+        }
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-._[]:".contains($0) }), name.allSatisfy(\.isASCII) else { return nil }
+        guard let portText else { return (String(name), nil) }
+        guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isWholeNumber), let port = Int(portText), port <= 65535 else { return nil }
+        return (String(name), port)
     }
 
     /// Whether `authorization` (the header's value) carries the token; always true without a token.

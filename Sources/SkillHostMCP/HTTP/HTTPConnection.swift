@@ -14,6 +14,8 @@ final class HTTPConnection: Sendable {
         var broken = false
         /// The request being answered asked to keep the connection open.
         var keepAlive = true
+        /// The streamed response of the request being answered (weak: the stream holds the connection).
+        weak var stream: SSEStream?
     }
     private let state = Mutex(State())
 
@@ -36,6 +38,10 @@ final class HTTPConnection: Sendable {
         get { state.withLock { $0.keepAlive && !$0.broken } }
         set { state.withLock { $0.keepAlive = newValue } }
     }
+
+    /// A new request is being answered: whether the connection stays open after it (forgets the
+    /// stream of the one before).
+    func begin(keepAlive: Bool) { state.withLock { $0.keepAlive = keepAlive; $0.stream = nil } }
 
     /// Writes all of `bytes`; false (and the connection is broken from then on) when the client is gone
     /// or stopped reading for the send timeout.
@@ -69,8 +75,14 @@ final class HTTPConnection: Sendable {
         var head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache, no-transform\r\nX-Accel-Buffering: no\r\nTransfer-Encoding: chunked\r\n"
         for (n, v) in headers { head += "\(n): \(v)\r\n" }
         if !keepAlive { head += "Connection: close\r\n" }
-        return SSEStream(connection: self, head: Array((head + "\r\n").utf8))
+        let stream = SSEStream(connection: self, head: Array((head + "\r\n").utf8))
+        state.withLock { $0.stream = stream }
+        return stream
     }
+
+    /// The streamed response of the request being answered, if one started (for the thread that
+    /// takes over a held reader).
+    var stream: SSEStream? { state.withLock { $0.stream } }
 
     /// Tells the reader thread that the streamed response is over.
     func signalStreamEnded() {
@@ -90,11 +102,12 @@ final class HTTPConnection: Sendable {
         case 405: return "Method Not Allowed"
         case 406: return "Not Acceptable"
         case 408: return "Request Timeout"
-        case 411: return "Length Required"
         case 413: return "Content Too Large"
         case 415: return "Unsupported Media Type"
+        case 421: return "Misdirected Request"
         case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"
+        case 501: return "Not Implemented"
         case 503: return "Service Unavailable"
         case 505: return "HTTP Version Not Supported"
         default: return "Status"

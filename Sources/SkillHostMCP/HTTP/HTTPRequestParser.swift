@@ -1,6 +1,8 @@
-/// Reads a request's head (request line and headers, up to the blank line) and says how long its body
-/// is. Bodies come with `Content-Length` only: a chunked request body is refused with 411 (the MCP
-/// clients and nginx in front of the server send lengths), and one longer than the limit with 413.
+/// Reads a request's head (request line and headers, up to the blank line) and says how its body is
+/// framed (RFC 9112 §6.3): `Content-Length` (one longer than the limit: 413) or `Transfer-Encoding:
+/// chunked` (decoded by `HTTPBodyReader`). Refused, each with a message saying what was wrong: both
+/// headers at once (400: the request-smuggling shape), a transfer coding other than chunked (501),
+/// `Transfer-Encoding` on HTTP/1.0 (400), and an HTTP/1.1 request without exactly one `Host` (400).
 enum HTTPRequestParser {
     /// The index just past the "\r\n\r\n" ending the head in `buffer`, or nil when it has not come yet.
     static func headEnd(_ buffer: [UInt8]) -> Int? {
@@ -14,8 +16,8 @@ enum HTTPRequestParser {
     }
 
     /// Parses the head `bytes` (without the final blank line's CRLF needed) into a request with an
-    /// empty body, and the body's length, checked against `maxBody`.
-    static func parseHead(_ bytes: ArraySlice<UInt8>, maxBody: Int) throws(HTTPRequestError) -> (HTTPRequest, bodyLength: Int) {
+    /// empty body, and how its body is framed (a length checked against `maxBody`).
+    static func parseHead(_ bytes: ArraySlice<UInt8>, maxBody: Int) throws(HTTPRequestError) -> (HTTPRequest, body: HTTPBodyFraming) {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw HTTPRequestError(400, "Bad Request: the request head is not UTF-8")
         }
@@ -38,13 +40,33 @@ enum HTTPRequestParser {
             headers.append((String(line[..<colon]).lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: " \t")))
         }
         let request = HTTPRequest(method: String(parts[0]), target: String(parts[1]), version: String(parts[2]), headers: headers)
-        if request.header("transfer-encoding") != nil {
-            throw HTTPRequestError(411, "Length Required: send the body with Content-Length; chunked request bodies are not supported")
+        if request.version == "HTTP/1.1" {
+            let hosts = headers.filter { $0.name == "host" }
+            guard hosts.count == 1 else {
+                throw HTTPRequestError(400, hosts.isEmpty ? "Bad Request: an HTTP/1.1 request needs a Host header (e.g. Host: 127.0.0.1:8080)"
+                                                         : "Bad Request: \(hosts.count) Host headers; send exactly one")
+            }
+        }
+        let lengths = headers.filter { $0.name == "content-length" }.map(\.value)
+        if let codings = request.header("transfer-encoding") {
+            guard lengths.isEmpty else {
+                throw HTTPRequestError(400, "Bad Request: both Content-Length and Transfer-Encoding are set, so the body's end is ambiguous (the request-smuggling shape); send one of them")
+            }
+            guard request.version == "HTTP/1.1" else {
+                throw HTTPRequestError(400, "Bad Request: Transfer-Encoding on an HTTP/1.0 request; send Content-Length, or use HTTP/1.1")
+            }
+            let list = codings.split(separator: ",").map { $0.trimmingCharacters(in: " \t").lowercased() }
+            guard list == ["chunked"] else {
+                if list.filter({ $0 == "chunked" }).count > 1 {
+                    throw HTTPRequestError(400, "Bad Request: Transfer-Encoding \"\(codings.prefix(60))\" applies chunked more than once")
+                }
+                throw HTTPRequestError(501, "Not Implemented: Transfer-Encoding \"\(codings.prefix(60))\"; this server decodes chunked only (send the body chunked or with Content-Length)")
+            }
+            return (request, .chunked)
         }
         var length = 0
-        let lengths = headers.filter { $0.name == "content-length" }.map(\.value)
         if let l = lengths.first {
-            guard Set(lengths).count == 1, let n = Int(l), n >= 0 else {
+            guard Set(lengths).count == 1, !l.isEmpty, l.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(l) else {
                 throw HTTPRequestError(400, "Bad Request: Content-Length must be one whole number, found \"\(lengths.joined(separator: ", ").prefix(40))\"")
             }
             length = n
@@ -52,6 +74,6 @@ enum HTTPRequestParser {
         guard length <= maxBody else {
             throw HTTPRequestError(413, "Content Too Large: the body is \(length) bytes; this server accepts at most \(maxBody)")
         }
-        return (request, length)
+        return (request, .length(length))
     }
 }

@@ -4,13 +4,14 @@ import SkillWire
 import Synchronization
 
 /// A small HTTP/1.1 server on Glibc sockets: one thread accepts, one thread per connection reads its
-/// requests (keep-alive, `Content-Length` bodies) and hands each whole request to the handler, which
+/// requests (keep-alive, `Content-Length` and chunked bodies, `HTTPBodyReader`) and hands each whole request to the handler, which
 /// answers at once or starts a streamed response that any thread may finish later. The reader never
 /// runs the work itself (the MCP transport runs calls as tasks); while a stream is open it waits on the
 /// socket to learn whether the client went away, and sends a keep-alive comment every 15 s.
 ///
 /// Limits (each answered with its status, then the connection is closed): a head over `maxHead`
-/// bytes (431), a body over `maxBody` (413), a chunked body (411), a head not complete within
+/// bytes (431), a body over `maxBody` decoded or on the wire (413), a malformed head or chunked body
+/// (400), a transfer coding other than chunked (501), a head not complete within
 /// `headTimeout` seconds of its first byte or a body within `bodyTimeout` (408, against slow-sending
 /// clients); an idle keep-alive connection is closed after `idleTimeout`; over `maxConnections` open
 /// connections a new one gets 503.
@@ -108,8 +109,7 @@ public final class HTTPServer: Sendable {
                 continue
             }
             let started = startDetachedThread { [self] in
-                serveConnection(connection, handler)
-                open.wrappingSubtract(1, ordering: .relaxed)
+                serveConnection(connection, handler, ended: { [self] in open.wrappingSubtract(1, ordering: .relaxed) })
             }
             if !started { open.wrappingSubtract(1, ordering: .relaxed) }
         }
@@ -134,11 +134,22 @@ public final class HTTPServer: Sendable {
 
     // MARK: - One connection
 
-    private func serveConnection(_ connection: HTTPConnection, _ handler: @Sendable (HTTPRequest, HTTPConnection) -> Handled) {
-        var buffer: [UInt8] = []
+    /// Serves `connection`'s requests until it closes. The handler runs on this thread (a call may
+    /// start here, `MCPHTTPTransport`); one that holds it (a trusted skill whose `invoke()` blocks)
+    /// hands the connection on (`ReaderRelay`): a new thread waits for the streamed response's end,
+    /// sending keep-alive comments and watching for the client's leaving, then serves the next
+    /// requests, and this thread ends once the handler returns. `ended` runs once, when the
+    /// connection is done with (whichever thread serves it then).
+    private func serveConnection(_ connection: HTTPConnection, _ handler: @escaping @Sendable (HTTPRequest, HTTPConnection) -> Handled,
+                                 _ buffer: ReadBuffer = ReadBuffer(), after held: SSEStream? = nil, ended: @escaping @Sendable () -> Void) {
+        var handedOn = false
+        defer { if !handedOn { ended() } }
+        if let held {
+            guard waitForEnd(of: held, connection, pipelined: !buffer.bytes.isEmpty), connection.keepAlive else { return }
+        }
         while true {
             let request: HTTPRequest
-            switch readRequest(connection.fd, &buffer) {
+            switch readRequest(connection.fd, &buffer.bytes) {
             case nil: return
             case .failure(let e)?:
                 connection.keepAlive = false
@@ -146,12 +157,32 @@ public final class HTTPServer: Sendable {
                 return
             case .success(let r)?: request = r
             }
-            connection.keepAlive = request.keepAlive
-            if case .streaming(let stream) = handler(request, connection) {
-                guard waitForEnd(of: stream, connection, pipelined: !buffer.isEmpty) else { return }
+            connection.begin(keepAlive: request.keepAlive)
+            var handled = Handled.responded
+            let stillReading = ReaderRelay.shared.run({ handled = handler(request, connection) }, takeOver: { [self] in
+                // Only a call starts on this thread, and a call answers on a stream started before it.
+                // (Else the held handler answers whole and the connection closes after it.)
+                guard let stream = connection.stream else {
+                    connection.keepAlive = false
+                    return ended()
+                }
+                serveConnection(connection, handler, buffer, after: stream, ended: ended)
+            })
+            guard stillReading else {
+                handedOn = true
+                return
+            }
+            if case .streaming(let stream) = handled {
+                guard waitForEnd(of: stream, connection, pipelined: !buffer.bytes.isEmpty) else { return }
             }
             guard connection.keepAlive else { return }
         }
+    }
+
+    /// The bytes read from a connection and not yet used (the start of the next request). Touched by
+    /// the connection's one reader thread at a time (`ReaderRelay` orders a hand-over).
+    final class ReadBuffer: @unchecked Sendable {
+        var bytes: [UInt8] = []
     }
 
     /// Waits until `stream` ends (true) or the client goes away (false; the stream hears of it); a
@@ -186,16 +217,17 @@ public final class HTTPServer: Sendable {
     private func readRequest(_ fd: Int32, _ buffer: inout [UInt8]) -> Result<HTTPRequest, HTTPRequestError>? {
         var deadline = HTTPServer.now() + (buffer.isEmpty ? limits.idleTimeout : limits.headTimeout)
         var waitingForFirstByte = buffer.isEmpty
-        var head: (HTTPRequest, bodyLength: Int, end: Int)?
+        var head: (request: HTTPRequest, body: HTTPBodyReader)?
         while true {
             if head == nil, let end = HTTPRequestParser.headEnd(buffer) {
                 guard end <= limits.maxHead else {
                     return .failure(HTTPRequestError(431, "Request Header Fields Too Large: the request head is over \(limits.maxHead) bytes"))
                 }
                 do {
-                    let (r, length) = try HTTPRequestParser.parseHead(buffer[..<end], maxBody: limits.maxBody)
-                    head = (r, length, end)
-                    if r.header("expect")?.lowercased() == "100-continue" && buffer.count < end + length {
+                    let (r, framing) = try HTTPRequestParser.parseHead(buffer[..<end], maxBody: limits.maxBody)
+                    let body = HTTPBodyReader(framing, start: end, maxBody: limits.maxBody, maxTrailers: limits.maxHead)
+                    head = (r, body)
+                    if r.header("expect")?.lowercased() == "100-continue" && framing != .length(0) && body.nothingYet(buffer) {
                         _ = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     }
                     deadline = HTTPServer.now() + limits.bodyTimeout
@@ -204,11 +236,15 @@ public final class HTTPServer: Sendable {
             if head == nil && buffer.count > limits.maxHead {
                 return .failure(HTTPRequestError(431, "Request Header Fields Too Large: the request head is over \(limits.maxHead) bytes"))
             }
-            if let (request, length, end) = head, buffer.count >= end + length {
-                var r = request
-                r.body = Array(buffer[end..<(end + length)])
-                buffer.removeFirst(end + length)
-                return .success(r)
+            if head != nil {
+                do {
+                    if let (body, end) = try head!.body.read(buffer) {
+                        var r = head!.request
+                        r.body = body
+                        buffer.removeFirst(end)
+                        return .success(r)
+                    }
+                } catch { return .failure(error) }
             }
             let remaining = deadline - HTTPServer.now()
             if remaining <= 0 {

@@ -13,10 +13,10 @@ import Synchronization
 /// - `GET /mcp`: the session's stream for messages that answer no request
 ///   (`notifications/tools/list_changed`, log lines). A second GET replaces the first.
 /// - `DELETE /mcp`: ends the session (200); later requests with its id get 404.
-/// - Checked on every request, in this order: the path (404), `Origin` (403, see `HTTPAccess`), the
-///   bearer token (401 with `WWW-Authenticate: Bearer`), `MCP-Protocol-Version` when present (400 if
-///   not one this server speaks), the method (405 with `Allow`); for POST also `Accept` (406) and
-///   `Content-Type` (415), and the body (400 with a JSON-RPC parse error or invalid request).
+/// - Checked on every request, in this order: `Host` (421, see `HTTPAccess`), the path (404), `Origin`
+///   (403), the bearer token (401 with `WWW-Authenticate: Bearer`), `MCP-Protocol-Version` when
+///   present (400 if not one this server speaks), the method (405 with `Allow`); for POST also `Accept`
+///   (406) and `Content-Type` (415), and the body (400 with a JSON-RPC parse error or invalid request).
 ///
 /// No session affinity: a session id names the client (it ends in the client's name, base64url) and
 /// is not a credential (the token is). An instance that never saw a well-formed session id adopts it
@@ -42,8 +42,12 @@ public final class MCPHTTPTransport: Sendable {
     }
     private let sessions = Mutex(Sessions())
 
+    /// The server listens on a loopback address (then every request's `Host` is checked).
+    let boundToLoopback: Bool
+
     public init(server: MCPServer, http: HTTPServer, access: HTTPAccess) {
         (self.server, self.http, self.access) = (server, http, access)
+        boundToLoopback = HTTPAccess.isLoopback(http.boundHost)
     }
 
     /// Serves until `stop`; then forgets every session, cancelling the calls still running, and gives
@@ -63,6 +67,11 @@ public final class MCPHTTPTransport: Sendable {
     // MARK: - Routing
 
     func handle(_ r: HTTPRequest, _ c: HTTPConnection) -> HTTPServer.Handled {
+        guard access.hostAllowed(r.header("host"), boundPort: http.boundPort, loopback: boundToLoopback) else {
+            let expected = boundToLoopback ? "127.0.0.1:\(http.boundPort), localhost:\(http.boundPort) or [::1]:\(http.boundPort)"
+                                           : "one given with --allow-host or a loopback name with port \(http.boundPort)"
+            return fail(c, 421, "Misdirected Request: Host \(r.header("host").map { "\"\($0.prefix(80))\"" } ?? "(none)") is not a name of this server (expected \(expected)); behind a reverse proxy, add the name it forwards with --allow-host NAME[:PORT]")
+        }
         guard r.path == "/mcp" else {
             c.respond(404, [("Content-Type", "text/plain; charset=utf-8")], body: Array("Not Found: the MCP endpoint is /mcp\n".utf8))
             return .responded

@@ -7,8 +7,8 @@ import SkillHostMCP
 /// Streamable HTTP at `/mcp` until SIGINT or SIGTERM.
 enum McpCommand {
     static func run(_ args: Arguments) -> Int32 {
-        if args.values["--http"] == nil, args.values["--token-file"] != nil || args.values["--allow-origin"] != nil {
-            return Out.usage(UsageError("--token-file and --allow-origin go with --http [HOST:]PORT",
+        if args.values["--http"] == nil, args.values["--token-file"] != nil || args.values["--allow-origin"] != nil || args.values["--allow-host"] != nil {
+            return Out.usage(UsageError("--token-file, --allow-origin and --allow-host go with --http [HOST:]PORT",
                                         hint: "e.g. skillhost mcp --http 8080 --token-file FILE"), json: false)
         }
         var listener: (HTTPServer, HTTPAccess)?
@@ -69,8 +69,13 @@ enum McpCommand {
             }
             Out.error("skillhost mcp: warning: no token (--token-file FILE or $SKILLHOST_MCP_TOKEN): any program on this machine may call the tools; serving loopback only")
         }
+        let hosts = args.allValues["--allow-host"] ?? []
+        if let bad = hosts.first(where: { HTTPAccess.parseHost($0) == nil }) {
+            return .failure(HTTPServerError("--allow-host expects HOST or HOST:PORT (e.g. mcp.example.com, mcp.example.com:443, [::1]:8080), found \"\(bad)\""))
+        }
         do {
-            return .success((try HTTPServer(host: host, port: port), HTTPAccess(token: token, allowedOrigins: args.allValues["--allow-origin"] ?? [])))
+            return .success((try HTTPServer(host: host, port: port),
+                             HTTPAccess(token: token, allowedOrigins: args.allValues["--allow-origin"] ?? [], allowedHosts: hosts)))
         } catch {
             return .failure(error)
         }
