@@ -6,22 +6,8 @@ import XCTest
 /// Content-Length beside Transfer-Encoding), the Host check against DNS rebinding (loopback names with
 /// the bound port, `--allow-host`), and a connection whose reader is held by a blocking trusted skill.
 /// (A real client sending chunked is in Tests/MCP/test_mcp_http.py.)
-final class McpHttpRequestTests: EndToEndTestCase {
-    var servers: [McpHttpServerProcess] = []
+final class McpHttpRequestTests: McpHttpTestCase {
     let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"chunked-test","version":"1"}}}"#
-
-    override func tearDownWithError() throws {
-        for s in servers { s.stop() }
-        servers = []
-        try super.tearDownWithError()
-    }
-
-    func start(_ extra: [String] = []) throws -> McpHttpServerProcess {
-        try addSkill("echo_c.so")
-        let s = try McpHttpServerProcess(E2E.skillhostPath, ["mcp", "--http", "127.0.0.1:0", "--skills-dir", skills] + extra, environment: environment)
-        servers.append(s)
-        return s
-    }
 
     /// A POST head for /mcp with `headers` (Host, Content-Type and Accept unless given).
     func head(_ s: McpHttpServerProcess, _ headers: [(String, String)]) -> String {
@@ -54,13 +40,7 @@ final class McpHttpRequestTests: EndToEndTestCase {
             if pause > 0 { usleep(pause) }
             _ = Array(p.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            out += buf[..<n]
-        }
+        let out = McpHttpServerProcess.readToEnd(fd)
         return try HTTPAnswer(out)
     }
 
@@ -112,13 +92,7 @@ final class McpHttpRequestTests: EndToEndTestCase {
         defer { close(fd) }
         let piece = Array(String(repeating: "1\r\na\r\n", count: 699_051).utf8)
         _ = piece.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            out += buf[..<n]
-        }
+        let out = McpHttpServerProcess.readToEnd(fd)
         let wire = try HTTPAnswer(out)
         XCTAssertEqual(wire.status, 413, wire.body)
         XCTAssertTrue(wire.body.contains("on the wire"), wire.body)

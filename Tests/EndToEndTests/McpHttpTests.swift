@@ -51,6 +51,11 @@ final class McpHttpServerProcess: @unchecked Sendable {
     func exchange(_ raw: [UInt8]) throws -> HTTPAnswer {
         let fd = try send(raw)
         defer { close(fd) }
+        return try HTTPAnswer(Self.readToEnd(fd))
+    }
+
+    /// Everything `fd` delivers until the server closes it (or the 20 s read timeout of `send`).
+    static func readToEnd(_ fd: Int32) -> [UInt8] {
         var out: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -58,7 +63,7 @@ final class McpHttpServerProcess: @unchecked Sendable {
             if n <= 0 { break }
             out += buf[..<n]
         }
-        return try HTTPAnswer(out)
+        return out
     }
 
     /// Sends `raw` on a new connection (reads time out after 20 s) and returns the socket, for the
@@ -117,12 +122,10 @@ struct HTTPAnswer {
     }
 }
 
-/// The HTTP edges of `skillhost mcp --http`, on raw sockets (the official client's side is
-/// Tests/MCP/test_mcp_http.py).
-final class McpHttpTests: EndToEndTestCase {
+/// A test case that starts `skillhost mcp --http 127.0.0.1:0` servers (with the echo fixture) and
+/// stops them after each test.
+class McpHttpTestCase: EndToEndTestCase {
     var servers: [McpHttpServerProcess] = []
-    let json = ["Content-Type": "application/json", "Accept": "application/json, text/event-stream"]
-    let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#
 
     override func tearDownWithError() throws {
         for s in servers { s.stop() }
@@ -136,6 +139,13 @@ final class McpHttpTests: EndToEndTestCase {
         servers.append(s)
         return s
     }
+}
+
+/// The HTTP edges of `skillhost mcp --http`, on raw sockets (the official client's side is
+/// Tests/MCP/test_mcp_http.py).
+final class McpHttpTests: McpHttpTestCase {
+    let json = ["Content-Type": "application/json", "Accept": "application/json, text/event-stream"]
+    let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#
 
     func testListeningLineWarningAndAToolCallAsServerSentEvents() throws {
         let s = try start()
