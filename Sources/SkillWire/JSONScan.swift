@@ -30,10 +30,7 @@ public enum JSONScan {
     /// True when `bytes[range]` are exactly `word`'s bytes.
     @inline(__always)
     public static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: StaticString) -> Bool {
-        let n = word.utf8CodeUnitCount
-        guard range.count == n else { return false }
-        for k in 0..<n where bytes[range.lowerBound + k] != word.utf8Start[k] { return false }
-        return true
+        range.count == word.utf8CodeUnitCount && literal(bytes, range.lowerBound, word) != nil
     }
 
     /// True when `bytes` hold exactly one JSON value, with optional white space around it, nested at

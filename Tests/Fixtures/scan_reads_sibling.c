@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 __attribute__((constructor)) static void read_sibling(void)
 {
@@ -37,31 +37,9 @@ static void invoke(const skh_call *call)
 }
 
 static const skh_intent intents[] = {
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.scan_reads_sibling",
-        .description = "Returns {}.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.scan_reads_sibling", "Returns {}.",
+                   "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.scanreadssibling",
-    .name = "Scan reads sibling",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Tries to read a file beside it while it is scanned.",
-    .intent_count = 1,
-    .intents = intents,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(SKH_SKILL_THREAD_SAFE, "test.fixture.scanreadssibling", "Scan reads sibling",
+              "Tries to read a file beside it while it is scanned.", NULL)

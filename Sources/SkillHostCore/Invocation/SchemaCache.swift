@@ -18,7 +18,7 @@ final class SchemaCache: Sendable {
 
     /// The schemas of `intent` (its address) of `skill`: `load_failed` when the cached manifest cannot
     /// be read or a schema does not compile.
-    func schemas(_ skill: RegisteredSkill, _ intent: String) -> Result<Schemas, SkillError> {
+    private func schemas(_ skill: RegisteredSkill, _ intent: String) -> Result<Schemas, SkillError> {
         let key = FileKey(skill)
         if let s = compiled.withLock({ $0[key]?[intent] }) { return .success(s) }
         guard let full = skill.manifest()?.intents.first(where: { $0.address == intent }) else {

@@ -67,7 +67,7 @@ public enum WrongInputs {
             func add(_ kind: WrongInput.Kind, _ value: JSON, _ why: String) {
                 out.append(WrongInput(kind: kind, label: "field \"\(name)\": \(shown(value)) (\(why))", input: with(name, value)))
             }
-            if let types = p.types, let wrong = valueOfAnotherType(than: types) {
+            if let bits = p.typeBits, let types = p.types, let wrong = valueOfAnotherType(than: bits) {
                 add(.wrongType, wrong, "expected \(JSONSchema.describe(types))")
             }
             if let e = p.enumValues {
@@ -108,10 +108,10 @@ public enum WrongInputs {
         return JSON.quote(String(s.prefix(12)) + "…") + " (\(s.count) characters)"
     }
 
-    /// A value none of `types` accepts: a number where a string is expected, a string otherwise.
-    static func valueOfAnotherType(than types: Set<String>) -> JSON? {
+    /// A value none of the types in `bits` (`JSONSchema.typeBits`) accepts: a number where a string
+    /// is expected, a string otherwise.
+    static func valueOfAnotherType(than bits: UInt8) -> JSON? {
         let candidates: [JSON] = [.int(42), .string("validate-wrong-type"), .bool(true), .array([]), .object(JSONObject()), .null]
-        let bits = types.reduce(0) { $0 | JSONSchema.bit($1) }
         return candidates.first { !JSONSchema.matches($0, bits) }
     }
 }

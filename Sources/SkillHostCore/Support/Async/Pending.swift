@@ -122,7 +122,7 @@ final class Broadcast<Value: Sendable>: Sendable {
 
     init() {}
 
-    final var isSettled: Bool { latch.isOpen }
+    var isSettled: Bool { latch.isOpen }
 
     /// Delivers the value to every waiter, present and future; later calls do nothing.
     func resolve(_ v: Value) {
