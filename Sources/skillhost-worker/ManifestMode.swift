@@ -39,6 +39,47 @@ extension Line {
         quoted(u)
     }
 
+    /// A field that holds JSON text (a schema, keywords, examples, feeds). When the text is one JSON
+    /// object or array that `JSONScan` accepts within `JSONLimits` — which the host's parser then
+    /// accepts too — the value itself goes into the line, minified (white space outside strings
+    /// dropped, so no raw newline reaches the line protocol), and the host takes it as parsed instead
+    /// of parsing a string's text a second time. Anything else (NULL, a scalar, text that is not
+    /// valid JSON, too deep, not UTF-8) goes as `field` writes it, so the host names the problem
+    /// exactly as it always has; so does text that minifies to `field`'s own marker for bytes that
+    /// are not UTF-8 (`{"invalidUTF8":true}`), which the host reads as that marker.
+    mutating func jsonText(_ p: UnsafePointer<CChar>?) {
+        guard let p else { return raw("null") }
+        let u = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
+        guard let first = u.first(where: { !Line.isSpace($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+              JSONScan.isValid(u, maxDepth: JSONLimits.maxDepth) else { return field(p) }
+        let start = bytes.count
+        minified(u)
+        if bytes[start...].elementsEqual(#"{"invalidUTF8":true}"#.utf8) {
+            bytes.removeSubrange(start...)
+            quoted(u)
+        }
+    }
+
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09 }
+
+    /// Appends valid JSON text `u` without the white space between its tokens (runs copied whole).
+    mutating func minified(_ u: UnsafeBufferPointer<UInt8>) {
+        bytes.reserveCapacity(bytes.count + u.count)
+        var start = 0, inString = false, escaped = false
+        for i in 0..<u.count {
+            let c = u[i]
+            if inString {
+                if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
+            } else if c == 0x22 {
+                inString = true
+            } else if Line.isSpace(c) {
+                if i > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
+                start = i + 1
+            }
+        }
+        if start < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
+    }
+
     func emit() {
         var out = bytes
         out.append(0x0a)
@@ -69,18 +110,18 @@ func describeIntent(_ ip: UnsafePointer<skh_intent>, into l: inout Line) {
     if has(size, end(\skh_intent.flags)) { l.key("flags"); l.number(i.flags) }
     if has(size, end(\skh_intent.name)) { l.key("name"); l.field(i.name) }
     if has(size, end(\skh_intent.description)) { l.key("description"); l.field(i.description) }
-    if has(size, end(\skh_intent.input_schema)) { l.key("inputSchema"); l.field(i.input_schema) }
-    if has(size, end(\skh_intent.output_schema)) { l.key("outputSchema"); l.field(i.output_schema) }
+    if has(size, end(\skh_intent.input_schema)) { l.key("inputSchema"); l.jsonText(i.input_schema) }
+    if has(size, end(\skh_intent.output_schema)) { l.key("outputSchema"); l.jsonText(i.output_schema) }
     if has(size, end(\skh_intent.surfaces)) { l.key("surfaces"); l.number(i.surfaces) }
     if has(size, end(\skh_intent.priority)) { l.key("priority"); l.number(i.priority) }
     if has(size, end(\skh_intent.confidence)) {
         l.key("confidence")
         if i.confidence.isFinite { l.bytes.append(contentsOf: "\(i.confidence)".utf8) } else { l.raw("null") }
     }
-    if has(size, end(\skh_intent.keywords)) { l.key("keywords"); l.field(i.keywords) }
-    if has(size, end(\skh_intent.examples)) { l.key("examples"); l.field(i.examples) }
+    if has(size, end(\skh_intent.keywords)) { l.key("keywords"); l.jsonText(i.keywords) }
+    if has(size, end(\skh_intent.examples)) { l.key("examples"); l.jsonText(i.examples) }
     if has(size, end(\skh_intent.version)) { l.key("version"); l.number(i.version) }
-    if has(size, end(\skh_intent.feeds)) { l.key("feeds"); l.field(i.feeds) }
+    if has(size, end(\skh_intent.feeds)) { l.key("feeds"); l.jsonText(i.feeds) }
     l.raw("}")
 }
 

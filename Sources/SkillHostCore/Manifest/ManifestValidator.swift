@@ -1,4 +1,5 @@
 import SkillLoading
+import SkillWire
 
 /// Turns what `skillhost-worker manifest` reported about a file into a `SkillManifest`, or into a
 /// `Refusal` that says exactly which field is wrong, what was expected and what was found.
@@ -9,61 +10,92 @@ enum ManifestValidator {
     static let hostABIMajor = ABIVersion.hostMajor
     static let hostABIMinor = ABIVersion.hostMinor
 
+    /// Validates an answer given as a tree (tests, and callers that built one): read as its text.
     static func validate(report: JSON, file: String, hostToolchain: String) -> Result<SkillManifest, Refusal> {
+        guard let answer = ScanAnswer(report) else { return .failure(unreadable(file)) }
+        return validate(report: answer, file: file, hostToolchain: hostToolchain)
+    }
+
+    /// What the host says about a line from the scan process that is not a JSON object within
+    /// `answerDepth` (or does not name the file it should).
+    static func unreadable(_ file: String) -> Refusal {
+        Refusal(file: file, reason: .loadFailed, message: "the scan process answered something unreadable for \"\(file)\"")
+    }
+
+    static func validate(report answer: ScanAnswer, file: String, hostToolchain: String) -> Result<SkillManifest, Refusal> {
+        answer.read { validate(&$0, file: file, hostToolchain: hostToolchain) }
+    }
+
+    private static func validate(_ report: inout AnswerFields, file: String, hostToolchain: String) -> Result<SkillManifest, Refusal> {
         func refuse(_ r: Refusal.Reason, _ m: String, _ h: String? = nil) -> Result<SkillManifest, Refusal> {
             .failure(Refusal(file: file, reason: r, message: m, hint: h))
         }
-        switch report["status"]?.stringValue {
+        switch report.string("status") {
         case "ok": break
         case "refused":
             // The scan process's loader said why (SkillLoading's SkillLoadError, reason by name).
-            let reason = report["reason"]?.stringValue.flatMap(Refusal.Reason.init(rawValue:)) ?? .loadFailed
-            return refuse(reason, report["message"]?.stringValue ?? "\"\(file)\" could not be loaded", report["hint"]?.stringValue)
+            let reason = report.string("reason").flatMap(Refusal.Reason.init(rawValue:)) ?? .loadFailed
+            let message = report.string("message") ?? "\"\(file)\" could not be loaded"
+            return refuse(reason, message, report.string("hint"))
         case let s:
             return refuse(.loadFailed, "\"\(file)\": the scan process reported \(s.map { "\"\($0)\"" } ?? "nothing it understood")")
         }
-        guard let s = report["skill"] else { return refuse(.badManifest, "\"\(file)\": no skill description in the scan report") }
+        guard let skill = report.range("skill") else { return refuse(.badManifest, "\"\(file)\": no skill description in the scan report") }
+        var s = report.object(at: skill)
         // A report without a readable ABI version comes from a scan process of another build (or a
         // broken one): refused, never trusted, never a trap.
-        guard let major = s["abiMajor"]?.intValue.flatMap(UInt32.init(exactly:)),
-              let minor = s["abiMinor"]?.intValue.flatMap(UInt32.init(exactly:)) else {
-            return refuse(.badManifest, "\"\(file)\": the scan report has no ABI version (abiMajor and abiMinor as non-negative integers), found abiMajor \(s["abiMajor"].map(describe) ?? "nothing") and abiMinor \(s["abiMinor"].map(describe) ?? "nothing")",
+        guard let major = s.int("abiMajor").flatMap(UInt32.init(exactly:)),
+              let minor = s.int("abiMinor").flatMap(UInt32.init(exactly:)) else {
+            return refuse(.badManifest, "\"\(file)\": the scan report has no ABI version (abiMajor and abiMinor as non-negative integers), found abiMajor \(s.json("abiMajor").map(describe) ?? "nothing") and abiMinor \(s.json("abiMinor").map(describe) ?? "nothing")",
                           "the skillhost-worker next to skillhost must come from the same build; reinstall skillhost")
         }
+        // Read in the order the scan process writes (each lookup then costs a compare or two), then
+        // checked in the order that decides which problem a refusal names.
+        let structSize = s.int("structSize") ?? 0
+        let flags = UInt32(truncatingIfNeeded: s.int("flags") ?? 0)
+        let idText = s.string("id")
+        let nameText = s.string("name")
+        let versionText = s.string("version")
+        let categoryText = s.string("category")
+        let vendor = s.string("vendor") ?? ""
+        let description = s.string("description") ?? ""
+        let toolchain = s.string("toolchain")
+        let hasInvoke = s.bool("hasInvoke") == true
+        let hasHealth = s.bool("hasHealth") == true
+        let required = UInt32(clamping: s.int("abiMinorRequired") ?? 0)
+        let requested = s.json("permissions")
+        let intentList = s.range("intents")
         // Negotiation (skillhost.h, "Versioning"): the same rules every load applies (SkillLoading).
-        let required = UInt32(clamping: s["abiMinorRequired"]?.intValue ?? 0)
-        if case .failure(let e) = ABINegotiation.servedMinor(major: major, minor: minor, required: required, file: file, id: s["id"]?.stringValue) {
+        if case .failure(let e) = ABINegotiation.servedMinor(major: major, minor: minor, required: required, file: file, id: idText) {
             return .failure(Refusal(file: file, e))
         }
-        let structSize = s["structSize"]?.intValue ?? 0
-        guard let id = s["id"]?.stringValue else {
-            return refuse(.badManifest, "bad manifest in \"\(file)\": field \"id\": expected a reverse-DNS id like \"com.example.calendar\", found \(s["id"].map(describe) ?? "nothing (struct_size \(structSize) is too small)")")
+        guard let id = idText else {
+            return refuse(.badManifest, "bad manifest in \"\(file)\": field \"id\": expected a reverse-DNS id like \"com.example.calendar\", found \(s.json("id").map(describe) ?? "nothing (struct_size \(structSize) is too small)")")
         }
         func bad(_ field: String, _ expected: String, _ found: JSON?) -> Result<SkillManifest, Refusal> {
             refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): field \"\(field)\": expected \(expected), found \(found.map(describe) ?? "nothing")")
         }
-        guard isReverseDNS(id) else { return bad("id", "a lowercase reverse-DNS id like \"com.example.calendar\" (at least two dot-separated parts of a-z, 0-9, -, _)", s["id"]) }
-        guard let versionText = s["version"]?.stringValue, let version = SemanticVersion(versionText) else {
-            return bad("version", "a semantic version like \"1.2.3\" (MAJOR.MINOR.PATCH)", s["version"])
+        guard isReverseDNS(id) else { return bad("id", "a lowercase reverse-DNS id like \"com.example.calendar\" (at least two dot-separated parts of a-z, 0-9, -, _)", s.json("id")) }
+        guard let versionText, let version = SemanticVersion(versionText) else {
+            return bad("version", "a semantic version like \"1.2.3\" (MAJOR.MINOR.PATCH)", s.json("version"))
         }
-        guard let name = s["name"]?.stringValue, !name.isEmpty else { return bad("name", "a non-empty string", s["name"]) }
-        guard let category = s["category"]?.stringValue, isWord(category) else {
-            return bad("category", "one lowercase word like \"productivity\"", s["category"])
+        guard let name = nameText, !name.isEmpty else { return bad("name", "a non-empty string", s.json("name")) }
+        guard let category = categoryText, isWord(category) else {
+            return bad("category", "one lowercase word like \"productivity\"", s.json("category"))
         }
-        let vendor = s["vendor"]?.stringValue ?? ""
-        let description = s["description"]?.stringValue ?? ""
-        let toolchain = s["toolchain"]?.stringValue
         if let toolchain, toolchain != hostToolchain {
             return refuse(.toolchainMismatch, "incompatible skill \"\(file)\" (\(id)): Swift toolchain mismatch — host was built with \(hostToolchain), skill with \(toolchain)",
                           "Swift has no stable ABI on Linux: rebuild the skill with the same Swift toolchain as the host (\(hostToolchain)), or write it in C")
         }
-        guard s["hasInvoke"]?.boolValue == true else { return bad("invoke", "a function pointer", JSON.null) }
-        guard let rawIntents = s["intents"]?.arrayValue, !rawIntents.isEmpty else {
-            return bad("intents", "at least one intent (intent_count ≥ 1 and a non-NULL intents pointer)", s["intentCount"])
+        guard hasInvoke else { return bad("invoke", "a function pointer", JSON.null) }
+        guard let list = intentList, let rawIntents = s.elements(at: list), !rawIntents.isEmpty else {
+            return bad("intents", "at least one intent (intent_count ≥ 1 and a non-NULL intents pointer)", s.json("intentCount"))
         }
         var intents: [IntentManifest] = []
+        intents.reserveCapacity(rawIntents.count)
         for (index, ri) in rawIntents.enumerated() {
-            switch intent(ri, index: index) {
+            var fields = s.object(at: ri)
+            switch intent(&fields, index: index) {
             case .success(let i):
                 if let earlier = intents.firstIndex(where: { $0.name == i.name && $0.version == i.version }) {
                     return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): intent \"\(i.name)\" version \(i.version) is declared twice (intents[\(earlier)] and intents[\(index)]); expected each name and version once",
@@ -74,9 +106,8 @@ enum ManifestValidator {
                 return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): \(where_)", where_.hint)
             }
         }
-        let flags = UInt32(s["flags"]?.intValue ?? 0)
         var permissions = Permissions.none
-        switch requestedPermissions(s["permissions"]) {
+        switch requestedPermissions(requested) {
         case .failure(let p):
             return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): field \"permissions\": \(p.description)",
                           "see skh_permissions in skillhost.h: network \"HOST:PORT\", paths absolute or starting with {home}, {data}, … or {config:KEY}")
@@ -85,11 +116,15 @@ enum ManifestValidator {
         var manifest = SkillManifest(
             identity: SkillIdentity(id: id, name: name, version: version, category: category, vendor: vendor,
                                     description: description, toolchain: toolchain, abiMajor: major, abiMinor: minor, abiMinorRequired: required,
-                                    threadSafe: flags & 1 != 0, hasHealth: s["hasHealth"]?.boolValue == true),
+                                    threadSafe: flags & 1 != 0, hasHealth: hasHealth),
             intents: intents)
         manifest.identity.permissions = permissions
         return .success(manifest)
     }
+
+    /// How deep a scan answer line may nest: the line, `skill`, `intents`, one intent, then a JSON-text
+    /// field's value as deep as `JSON.parse` allows the text alone (`JSONLimits.maxDepth`).
+    static let answerDepth = JSONLimits.maxDepth + 4
 
     struct Problem: Error, CustomStringConvertible {
         let description: String
@@ -113,21 +148,51 @@ enum ManifestValidator {
         return .success(p)
     }
 
-    static func intent(_ j: JSON, index: Int) -> Result<IntentManifest, Problem> {
-        let label = j["name"]?.stringValue.map { "intent \"\($0)\"" } ?? "intents[\(index)]"
+    /// One intent of the answer (`j`: its fields; `index`: its place in `intents`).
+    static func intent(_ j: inout AnswerFields, index: Int) -> Result<IntentManifest, Problem> {
+        // Read in the order the scan process writes (each lookup then costs one compare).
+        let flagBits = j.int("flags") ?? 0
+        let nameText = j.string("name")
+        let label = nameText.map { "intent \"\($0)\"" } ?? "intents[\(index)]"
         func bad(_ m: String) -> Result<IntentManifest, Problem> { .failure(Problem(description: "\(label): \(m)")) }
-        guard let name = j["name"]?.stringValue, isIntentName(name) else {
-            return bad("field \"name\": expected a dotted lowercase name like \"calendar.events.list\", found \(j["name"].map(describe) ?? "nothing")")
+        guard let name = nameText, isIntentName(name) else {
+            return bad("field \"name\": expected a dotted lowercase name like \"calendar.events.list\", found \(j.json("name").map(describe) ?? "nothing")")
         }
-        func jsonField(_ key: String) -> Result<JSON?, Problem> {
-            guard let v = j[key], v != .null else { return .success(nil) }
-            guard let text = v.stringValue else { return .failure(Problem(description: "\(label): field \"\(cName(key))\": expected JSON text")) }
+        let description = j.string("description") ?? ""
+        let texts = (input: j.range("inputSchema"), output: j.range("outputSchema"))
+        let surfaceBits = j.int("surfaces") ?? 0
+        let priority = j.int("priority") ?? 0
+        let declared = j.json("confidence")?.doubleValue ?? 0
+        let moreTexts = (keywords: j.range("keywords"), examples: j.range("examples"))
+        let declaredVersion = j.int("version") ?? 0
+        let feedsText = j.range("feeds")
+        // The scan process sends a JSON-text field as the value itself when the text is one valid
+        // JSON object or array (see ManifestMode's `jsonText`), parsed here with the limits of the
+        // text alone, and as the text otherwise, parsed here so that its problem is named. Its marker
+        // for bytes that are not UTF-8, and any value that is neither text nor an object or array,
+        // is not JSON text.
+        let fields = j
+        func jsonField(_ key: String, _ range: Range<Int>?) -> Result<JSON?, Problem> {
+            guard let range else { return .success(nil) }
+            let text: String
+            switch fields.bytes[range.lowerBound] {
+            case UInt8(ascii: "n"): return .success(nil)
+            case UInt8(ascii: "\""): text = JSONScan.string(fields.bytes, range) ?? ""
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                switch fields.parse(range) {
+                case .failure(let error): return .failure(Problem(description: "\(label): field \"\(cName(key))\" is not valid JSON: \(error)"))
+                case .success(.object(let o)) where o.count == 1 && o.members[0].key == "invalidUTF8" && o.members[0].value == .bool(true):
+                    return .failure(Problem(description: "\(label): field \"\(cName(key))\": expected JSON text"))
+                case .success(let v): return .success(v)
+                }
+            default: return .failure(Problem(description: "\(label): field \"\(cName(key))\": expected JSON text"))
+            }
             do { return .success(try JSON.parse(text)) } catch {
                 return .failure(Problem(description: "\(label): field \"\(cName(key))\" is not valid JSON: \(error) in \(excerpt(text, at: error.offset))"))
             }
         }
         let input: JSON
-        switch jsonField("inputSchema") {
+        switch jsonField("inputSchema", texts.input) {
         case .failure(let p): return .failure(p)
         case .success(nil): return bad("field \"input_schema\": expected a JSON Schema, found NULL")
         case .success(let v?): input = v
@@ -136,7 +201,7 @@ enum ManifestValidator {
         do { inputSchema = try JSONSchema(input) } catch { return bad("input_schema is not a valid JSON Schema: \(error)") }
         guard inputSchema.isObjectRoot else { return bad("input_schema: expected the root to be {\"type\":\"object\", …}, found \(input["type"].map { $0.serialized } ?? "no type")") }
         var output: JSON?
-        switch jsonField("outputSchema") {
+        switch jsonField("outputSchema", texts.output) {
         case .failure(let p): return .failure(p)
         case .success(let v): output = v
         }
@@ -144,7 +209,7 @@ enum ManifestValidator {
             do { _ = try JSONSchema(output) } catch { return bad("output_schema is not a valid JSON Schema: \(error)") }
         }
         var keywords: [String: [String]] = [:]
-        switch jsonField("keywords") {
+        switch jsonField("keywords", moreTexts.keywords) {
         case .failure(let p): return .failure(p)
         case .success(nil): break
         case .success(let v?):
@@ -157,7 +222,7 @@ enum ManifestValidator {
             }
         }
         var examples: [IntentManifest.Example] = []
-        switch jsonField("examples") {
+        switch jsonField("examples", moreTexts.examples) {
         case .failure(let p): return .failure(p)
         case .success(nil): break
         case .success(let v?):
@@ -172,7 +237,7 @@ enum ManifestValidator {
             }
         }
         var feeds: [IntentManifest.IntentFeed] = []
-        switch jsonField("feeds") {
+        switch jsonField("feeds", feedsText) {
         case .failure(let p): return .failure(p)
         case .success(nil): break
         case .success(let v?):
@@ -192,21 +257,21 @@ enum ManifestValidator {
             }
         }
         // 0 is what a zero-initialised C struct holds: "not given", which means 1 (see skillhost.h).
-        let declared = j["confidence"]?.doubleValue ?? 0
         let confidence = declared == 0 ? 1 : declared
         guard (0...1).contains(confidence) else { return bad("field \"confidence\": expected a number from 0 to 1, found \(confidence)") }
-        let flags = IntentFlags(rawValue: UInt32(j["flags"]?.intValue ?? 0))
+        // The scan process writes the C struct's unsigned 32-bit members; other bits of a forged value are dropped.
+        let flags = IntentFlags(rawValue: UInt32(truncatingIfNeeded: flagBits))
         if flags.contains(.readOnly) && flags.contains(.destructive) {
             return bad("field \"flags\": an intent cannot be both READ_ONLY and DESTRUCTIVE")
         }
-        let surfaceBits = UInt32(j["surfaces"]?.intValue ?? 0)
+        let surfaces = UInt32(truncatingIfNeeded: surfaceBits)
         // 0 (a zero-initialised struct, or a 1.0 skill without the field) means 1.
-        let version = Int(clamping: j["version"]?.intValue ?? 0)
+        let version = Int(clamping: declaredVersion)
         guard (0...1_000_000).contains(version) else { return bad("field \"version\": expected a small positive integer (or 0 for 1), found \(version)") }
-        return .success(IntentManifest(name: name, version: max(version, 1), description: j["description"]?.stringValue ?? "",
+        return .success(IntentManifest(name: name, version: max(version, 1), description: description,
                                        inputSchema: input, outputSchema: output, flags: flags,
-                                       surfaces: surfaceBits == 0 ? .all : Surfaces(rawValue: surfaceBits & 7),
-                                       priority: Int32(j["priority"]?.intValue ?? 0), confidence: confidence,
+                                       surfaces: surfaces == 0 ? .all : Surfaces(rawValue: surfaces & 7),
+                                       priority: Int32(clamping: priority), confidence: confidence,
                                        keywords: keywords, examples: examples, feeds: feeds))
     }
 
@@ -231,21 +296,36 @@ enum ManifestValidator {
     private static func isLower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7a }
     private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 
-    /// `^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$` (see skh_skill.id).
+    /// `^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$` (see skh_skill.id). One pass, no split.
     static func isReverseDNS(_ s: String) -> Bool {
-        let parts = s.utf8.split(separator: 0x2e, omittingEmptySubsequences: false)
-        return parts.count >= 2 && parts.allSatisfy { p in
-            guard let first = p.first, isLower(first) else { return false }
-            return p.allSatisfy { isLower($0) || isDigit($0) || $0 == 0x2d || $0 == 0x5f }
+        var parts = 1, length = 0
+        for c in s.utf8 {
+            if c == 0x2e {
+                guard length > 0 else { return false }
+                parts += 1
+                length = 0
+                continue
+            }
+            guard length == 0 ? isLower(c) : isLower(c) || isDigit(c) || c == 0x2d || c == 0x5f else { return false }
+            length += 1
         }
+        return parts >= 2 && length > 0
     }
 
-    /// Two or more dot-separated segments of `[a-z0-9_]`.
+    /// Two or more dot-separated segments of `[a-z0-9_]`. One pass, no split.
     static func isIntentName(_ s: String) -> Bool {
-        let parts = s.utf8.split(separator: 0x2e, omittingEmptySubsequences: false)
-        return parts.count >= 2 && parts.allSatisfy { p in
-            !p.isEmpty && p.allSatisfy { isLower($0) || isDigit($0) || $0 == 0x5f }
+        var parts = 1, length = 0
+        for c in s.utf8 {
+            if c == 0x2e {
+                guard length > 0 else { return false }
+                parts += 1
+                length = 0
+                continue
+            }
+            guard isLower(c) || isDigit(c) || c == 0x5f else { return false }
+            length += 1
         }
+        return parts >= 2 && length > 0
     }
 
     /// One lowercase word: `[a-z0-9-]+`.

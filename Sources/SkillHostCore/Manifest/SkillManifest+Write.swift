@@ -3,19 +3,20 @@ import SkillWire
 /// The manifest's JSON text written straight from the values, without building a `JSON` tree first:
 /// a cold scan writes one per file into the scan cache. Byte for byte what `json.write(to:)` writes
 /// (ManifestTests pins that down), so either may produce what `list --json` splices. Keys go through
-/// `Line.key`; strings and nested values through `JSON`'s own writer, so the escaping is `json`'s.
+/// `Line.key`, strings through `Line.quoted` (the same escapes as `JSON.writeString`), flag and
+/// surface names as static text, and nested values through `JSON`'s own writer.
 extension SkillManifest {
     func writeJSON(to line: inout Line) {
         let i = identity
         line.raw("{")
         func key(_ k: StaticString) { line.key(k) }
-        func string(_ k: StaticString, _ v: String) { key(k); JSON.writeString(v, to: &line.bytes) }
+        func string(_ k: StaticString, _ v: String) { key(k); line.quoted(v) }
         func bool(_ k: StaticString, _ v: Bool) { key(k); line.bool(v) }
         string("id", i.id); string("name", i.name); string("version", i.version.description)
         string("category", i.category); string("vendor", i.vendor); string("description", i.description)
         string("abi", i.abi); string("abiRequired", i.abiRequired); string("abiServed", i.abiServed)
         key("toolchain")
-        if let t = i.toolchain { JSON.writeString(t, to: &line.bytes) } else { line.raw("null") }
+        if let t = i.toolchain { line.quoted(t) } else { line.raw("null") }
         bool("threadSafe", i.threadSafe); bool("hasHealth", i.hasHealth)
         if !i.permissions.isEmpty { key("requestedPermissions"); i.permissions.json.write(to: &line.bytes) }
         key("intents")
@@ -36,25 +37,36 @@ extension IntentManifest {
             line.raw("[")
             for (k, s) in list.enumerated() {
                 if k > 0 { line.raw(",") }
-                JSON.writeString(s, to: &line.bytes)
+                line.quoted(s)
             }
             line.raw("]")
         }
-        line.key("name"); JSON.writeString(name, to: &line.bytes)
+        /// The names of the bits set in `bits`, in the table's order (`IntentFlags.names`, `Surfaces.names`).
+        func names(_ bits: UInt32, _ table: [(bit: UInt32, name: StaticString)]) {
+            line.raw("[")
+            var first = true
+            for t in table where bits & t.bit != 0 {
+                if !first { line.raw(",") }
+                first = false
+                line.raw(t.name)
+            }
+            line.raw("]")
+        }
+        line.key("name"); line.quoted(name)
         line.key("version"); line.number(version)
-        line.key("address"); JSON.writeString(address, to: &line.bytes)
-        line.key("description"); JSON.writeString(description, to: &line.bytes)
+        line.key("address"); line.quoted(address)
+        line.key("description"); line.quoted(description)
         line.key("inputSchema"); inputSchema.write(to: &line.bytes)
         line.key("outputSchema"); (outputSchema ?? .null).write(to: &line.bytes)
-        line.key("flags"); strings(flags.names)
-        line.key("surfaces"); strings(surfaces.names)
+        line.key("flags"); names(flags.rawValue, IntentFlags.quotedNames)
+        line.key("surfaces"); names(surfaces.rawValue, Surfaces.quotedNames)
         line.key("priority"); line.number(priority)
         line.key("confidence"); line.bytes.append(contentsOf: JSON.format(confidence).utf8)
         line.key("keywords")
         line.raw("{")
         for (k, lang) in keywords.keys.sorted().enumerated() {
             if k > 0 { line.raw(",") }
-            JSON.writeString(lang, to: &line.bytes)
+            line.quoted(lang)
             line.raw(":")
             strings(keywords[lang]!)
         }
@@ -64,8 +76,8 @@ extension IntentManifest {
         for (k, e) in examples.enumerated() {
             if k > 0 { line.raw(",") }
             line.raw("{")
-            line.key("lang"); JSON.writeString(e.lang, to: &line.bytes)
-            line.key("text"); JSON.writeString(e.text, to: &line.bytes)
+            line.key("lang"); line.quoted(e.lang)
+            line.key("text"); line.quoted(e.text)
             if let input = e.input {
                 line.key("input"); input.write(to: &line.bytes)
             }

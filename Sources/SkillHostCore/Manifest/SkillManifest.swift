@@ -168,6 +168,12 @@ public struct IntentFlags: OptionSet, Sendable, Equatable {
         [(IntentFlags.readOnly, "read-only"), (.destructive, "destructive"), (.idempotent, "idempotent"), (.openWorld, "open-world")]
             .filter { contains($0.0) }.map(\.1)
     }
+
+    /// `names` as JSON strings, quotes included, for writers that append static text (same order).
+    static let quotedNames: [(bit: UInt32, name: StaticString)] = [
+        (readOnly.rawValue, #""read-only""#), (destructive.rawValue, #""destructive""#),
+        (idempotent.rawValue, #""idempotent""#), (openWorld.rawValue, #""open-world""#),
+    ]
 }
 
 /// The SKH_SURFACE_* bits: who may call an intent.
@@ -182,6 +188,11 @@ public struct Surfaces: OptionSet, Sendable, Equatable {
     public var names: [String] {
         [(Surfaces.human, "human"), (.automation, "automation"), (.agent, "agent")].filter { contains($0.0) }.map(\.1)
     }
+
+    /// `names` as JSON strings, quotes included, for writers that append static text (same order).
+    static let quotedNames: [(bit: UInt32, name: StaticString)] = [
+        (human.rawValue, #""human""#), (automation.rawValue, #""automation""#), (agent.rawValue, #""agent""#),
+    ]
 }
 
 /// A Semantic Versioning 2.0.0 version. Ordered by precedence (build metadata ignored).

@@ -36,8 +36,8 @@ struct ManifestReader {
     static let batchSize = 256
 
     enum Outcome {
-        /// The worker's JSON report for the file (status ok, or a loader error it caught).
-        case report(JSON)
+        /// The worker's answer for the file (status ok, or a loader error it caught).
+        case report(ScanAnswer)
         case refused(Refusal)
     }
 

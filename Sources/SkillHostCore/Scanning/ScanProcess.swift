@@ -159,17 +159,25 @@ final class ScanProcess {
                 progress.loaded(entryNow: entryNow)
                 continue
             }
-            guard let json = try? JSON.parse(line), json["file"]?.stringValue == f else {
+            // Which file, and whether this is a loaded line (with "entry":"now" or not), or an answer.
+            let read = ScanAnswer(line).map { answer in
+                answer.read { a -> (answer: ScanAnswer, file: String?, loadedEntryNow: Bool?) in
+                    let file = a.string("file")
+                    guard a.string("status") == "loaded" else { return (answer, file, nil) }
+                    return (answer, file, a.string("entry") == "now")
+                }
+            }
+            guard let read, read.file == f else {
                 progress.answer()
-                deliver(f, .refused(Refusal(file: f, reason: .loadFailed,
-                                              message: "the scan process answered something unreadable for \"\(f)\"")))
+                deliver(f, .refused(ManifestValidator.unreadable(f)))
                 continue
             }
-            if loading && json["status"]?.stringValue == "loaded" {
-                progress.loaded(entryNow: json["entry"]?.stringValue == "now")
+            let answer = read.answer
+            if loading, let entryNow = read.loadedEntryNow {
+                progress.loaded(entryNow: entryNow)
             } else {
                 progress.answer()
-                deliver(f, .report(json))
+                deliver(f, .report(answer))
             }
         }
     }

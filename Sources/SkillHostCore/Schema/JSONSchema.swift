@@ -68,10 +68,16 @@ public final class JSONSchema: @unchecked Sendable {
         guard case .object(let o) = json else {
             throw CompileError(path: path, reason: "a schema must be a JSON object, found \(json.typeDescription)")
         }
-        for key in o.keys where !Self.keywords.contains(key) && !Self.annotations.contains(key) {
-            throw err(key, "unsupported keyword \"\(key)\" (supported: \(Self.keywords.sorted().joined(separator: ", ")))")
+        // One pass over the members: each keyword's value (the first, if a keyword is written twice,
+        // as a lookup would find), and the first member that is neither a keyword nor an annotation.
+        var kw = Keywords()
+        for m in o.members where !kw.take(m.key, m.value) {
+            guard Self.annotations.contains(m.key) else {
+                throw err(m.key, "unsupported keyword \"\(m.key)\" (supported: \(Self.keywords.sorted().joined(separator: ", ")))")
+            }
+            if m.key == "secret" { if kw.secret == nil { kw.secret = m.value } } else if m.key == "writeOnly", kw.writeOnly == nil { kw.writeOnly = m.value }
         }
-        switch o["type"] {
+        switch kw.type {
         case nil: types = nil
         case .string(let t)?:
             guard Self.knownTypes.contains(t) else { throw err("type", "unknown type \"\(t)\" (expected one of \(Self.knownTypes.sorted().joined(separator: ", ")))") }
@@ -87,67 +93,106 @@ public final class JSONSchema: @unchecked Sendable {
         }
         typeBits = types.map { $0.reduce(0) { $0 | Self.bit($1) } }
         var props: [(String, JSONSchema)] = []
-        if let p = o["properties"] {
+        if let p = kw.properties {
             guard case .object(let po) = p else { throw err("properties", "expected an object, found \(p.typeDescription)") }
             for m in po {
                 props.append((m.key, try JSONSchema(m.value, path: (path.isEmpty ? "" : path + ".") + "properties." + m.key)))
             }
         }
         properties = props
-        if let r = o["required"] {
+        if let r = kw.required {
             guard case .array(let a) = r, let names = Optional(a.compactMap(\.stringValue)), names.count == a.count else {
                 throw err("required", "expected an array of property names, found \(r.serialized)")
             }
             required = names
         } else { required = [] }
-        switch o["additionalProperties"] {
+        switch kw.additionalProperties {
         case nil, .bool(true)?: additional = .allowed
         case .bool(false)?: additional = .forbidden
         case let s?: additional = .schema(try JSONSchema(s, path: (path.isEmpty ? "" : path + ".") + "additionalProperties"))
         }
-        items = try o["items"].map { j throws(CompileError) in try JSONSchema(j, path: (path.isEmpty ? "" : path + ".") + "items") }
-        if let e = o["enum"] {
+        items = try kw.items.map { j throws(CompileError) in try JSONSchema(j, path: (path.isEmpty ? "" : path + ".") + "items") }
+        if let e = kw.enum {
             guard case .array(let a) = e, !a.isEmpty else { throw err("enum", "expected a non-empty array") }
             enumValues = a
         } else { enumValues = nil }
-        constValue = o["const"]
-        func number(_ k: String) throws(CompileError) -> Double? {
-            guard let v = o[k] else { return nil }
+        constValue = kw.const
+        func number(_ k: String, _ v: JSON?) throws(CompileError) -> Double? {
+            guard let v else { return nil }
             guard let d = v.doubleValue else { throw err(k, "expected a number, found \(v.typeDescription)") }
             return d
         }
-        func count(_ k: String) throws(CompileError) -> Int? {
-            guard let v = o[k] else { return nil }
+        func count(_ k: String, _ v: JSON?) throws(CompileError) -> Int? {
+            guard let v else { return nil }
             guard let i = v.intValue, i >= 0 else { throw err(k, "expected a non-negative integer, found \(v.serialized)") }
             return Int(i)
         }
-        minimum = try number("minimum"); maximum = try number("maximum")
-        exclusiveMinimum = try number("exclusiveMinimum"); exclusiveMaximum = try number("exclusiveMaximum")
-        minLength = try count("minLength"); maxLength = try count("maxLength")
-        minItems = try count("minItems"); maxItems = try count("maxItems")
-        if let p = o["pattern"] {
+        minimum = try number("minimum", kw.minimum); maximum = try number("maximum", kw.maximum)
+        exclusiveMinimum = try number("exclusiveMinimum", kw.exclusiveMinimum); exclusiveMaximum = try number("exclusiveMaximum", kw.exclusiveMaximum)
+        minLength = try count("minLength", kw.minLength); maxLength = try count("maxLength", kw.maxLength)
+        minItems = try count("minItems", kw.minItems); maxItems = try count("maxItems", kw.maxItems)
+        if let p = kw.pattern {
             guard let s = p.stringValue else { throw err("pattern", "expected a string") }
             guard let re = try? Regex(s) else { throw err("pattern", "not a valid regular expression: \(s)") }
             pattern = (s, re)
         } else { pattern = nil }
-        format = o["format"]?.stringValue
-        func list(_ k: String) throws(CompileError) -> [JSONSchema] {
-            guard let v = o[k] else { return [] }
+        format = kw.format?.stringValue
+        func list(_ k: String, _ v: JSON?) throws(CompileError) -> [JSONSchema] {
+            guard let v else { return [] }
             guard case .array(let a) = v, !a.isEmpty else { throw err(k, "expected a non-empty array of schemas") }
             var out: [JSONSchema] = []
             for (i, s) in a.enumerated() { out.append(try JSONSchema(s, path: (path.isEmpty ? "" : path + ".") + "\(k)[\(i)]")) }
             return out
         }
-        anyOf = try list("anyOf"); oneOf = try list("oneOf"); allOf = try list("allOf")
-        isSecret = o["secret"]?.boolValue == true || o["writeOnly"]?.boolValue == true
-        secretProperties = Set(props.compactMap { name, _ in
-            let p = o["properties"]?[name]
+        anyOf = try list("anyOf", kw.anyOf); oneOf = try list("oneOf", kw.oneOf); allOf = try list("allOf", kw.allOf)
+        isSecret = kw.secret?.boolValue == true || kw.writeOnly?.boolValue == true
+        let declared = kw.properties
+        secretProperties = props.isEmpty ? [] : Set(props.compactMap { name, _ in
+            let p = declared?[name]
             return p?["secret"]?.boolValue == true || p?["writeOnly"]?.boolValue == true ? name : nil
         })
         var inner = properties.map(\.1) + anyOf + oneOf + allOf
         if let items { inner.append(items) }
         if case .schema(let a) = additional { inner.append(a) }
         mayRedact = isSecret || !secretProperties.isEmpty || inner.contains { $0.mayRedact }
+    }
+
+    /// A schema object's keyword values, gathered in one pass over its members (compiling reads each
+    /// keyword once; a lookup per keyword was a linear scan with string compares, twenty per schema).
+    private struct Keywords {
+        var type, properties, required, additionalProperties, items, `enum`, const: JSON?
+        var minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems, maxItems: JSON?
+        var pattern, format, anyOf, oneOf, allOf, secret, writeOnly: JSON?
+
+        /// Records `value` when `key` is one of `JSONSchema.keywords` (keeping the first); false
+        /// when it is not a keyword.
+        mutating func take(_ key: String, _ value: JSON) -> Bool {
+            func keep(_ slot: inout JSON?) { if slot == nil { slot = value } }
+            switch key {
+            case "type": keep(&type)
+            case "properties": keep(&properties)
+            case "required": keep(&required)
+            case "additionalProperties": keep(&additionalProperties)
+            case "items": keep(&items)
+            case "enum": keep(&`enum`)
+            case "const": keep(&const)
+            case "minimum": keep(&minimum)
+            case "maximum": keep(&maximum)
+            case "exclusiveMinimum": keep(&exclusiveMinimum)
+            case "exclusiveMaximum": keep(&exclusiveMaximum)
+            case "minLength": keep(&minLength)
+            case "maxLength": keep(&maxLength)
+            case "minItems": keep(&minItems)
+            case "maxItems": keep(&maxItems)
+            case "pattern": keep(&pattern)
+            case "format": keep(&format)
+            case "anyOf": keep(&anyOf)
+            case "oneOf": keep(&oneOf)
+            case "allOf": keep(&allOf)
+            default: return false
+            }
+            return true
+        }
     }
 
     /// `value` with every part that this schema, or any schema inside it, marks secret replaced by
