@@ -12,13 +12,10 @@ final class ScanAnswerValidationTests: XCTestCase {
         #"{"file":"/x/a.so","status":"ok","skill":{"abiMajor":1,"abiMinor":3,"structSize":136,"flags":1,"id":"com.example.cal","name":"Cal","version":"1.2.3","category":"productivity","vendor":"Ex","description":"d","toolchain":null,"hasInit":false,"hasInvoke":true,"hasHealth":false,"hasRelease":false,"abiMinorRequired":0,"permissions":null,"intentCount":1,"intents":["# + intent + "]}}"
     }
 
+    /// The answer line `text` read as the host reads the scan process's lines (from its bytes).
     func validate(_ text: String) -> Result<SkillManifest, Refusal> {
-        do {
-            let report = try JSON.parse(text, maxDepth: ManifestValidator.answerDepth)
-            return ManifestValidator.validate(report: report, file: "/x/a.so", hostToolchain: "swift-6.3")
-        } catch {
-            return .failure(Refusal(file: "/x/a.so", reason: .loadFailed, message: "unreadable: \(error)"))
-        }
+        guard let answer = ScanAnswer(Array(text.utf8)) else { return .failure(ManifestValidator.unreadable("/x/a.so")) }
+        return ManifestValidator.validate(report: answer, file: "/x/a.so", hostToolchain: "swift-6.3")
     }
 
     /// `fields` (member name → JSON text) written both ways: as strings holding the text, and as the values.
@@ -59,7 +56,7 @@ final class ScanAnswerValidationTests: XCTestCase {
     func testAForgedValueIsRefusedWithTheWordsItsTextGets() {
         let cases: [[(String, String)]] = [
             [("inputSchema", #"{"type":"objekt"}"#)],
-            [("inputSchema", #"{"type":"object","$ref":"#/x"}"#)],
+            [("inputSchema", ##"{"type":"object","$ref":"#/x"}"##)],
             [("inputSchema", #"{"type":"string"}"#)],
             [("inputSchema", #"[{"type":"object"}]"#)],
             [("inputSchema", #"{"type":"object"}"#), ("outputSchema", #"{"properties":[]}"#)],
@@ -105,7 +102,7 @@ final class ScanAnswerValidationTests: XCTestCase {
             if alone {
                 XCTAssertNoThrow(try r.get(), "depth \(depth): the text parses alone, so the value must be read")
             } else {
-                XCTAssertTrue(message(r)?.hasPrefix("unreadable") == true, "depth \(depth): \(String(describing: message(r)))")
+                XCTAssertEqual(message(r), #"the scan process answered something unreadable for "/x/a.so""#, "depth \(depth)")
             }
             XCTAssertEqual(alone, depth < JSONLimits.maxDepth, "depth \(depth)")
         }
