@@ -247,7 +247,7 @@ public enum JSONScan {
     /// xor, or below the bound, borrows into its top bit; a borrow only marks bytes above a marked
     /// one, so the lowest mark is always right, and the word is zero only when all eight are plain).
     @inline(__always)
-    static func specialBytes(_ w: UInt64) -> UInt64 {
+    public static func specialBytes(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
         let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5c)
         return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (w &- ones &* 0x20) | w) & tops
