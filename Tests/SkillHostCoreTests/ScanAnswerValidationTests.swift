@@ -137,6 +137,19 @@ final class ScanAnswerValidationTests: XCTestCase {
         }
     }
 
+    /// Compiling a schema gathers keywords in one pass (`JSONSchema.Keywords`): it takes exactly the
+    /// names `JSONSchema.keywords` lists, and no annotation.
+    func testTheOnePassKeywordReadingTakesExactlyTheKeywords() {
+        for name in JSONSchema.keywords {
+            var k = JSONSchema.Keywords()
+            XCTAssertTrue(k.take(name, .null), name)
+        }
+        for name in JSONSchema.annotations.union(["$ref", "Type", "typ", ""]) {
+            var k = JSONSchema.Keywords()
+            XCTAssertFalse(k.take(name, .null), name)
+        }
+    }
+
     /// The static names the manifest writer appends are `names`, quoted, for every combination of bits.
     func testTheWrittenFlagAndSurfaceNamesAreTheNames() {
         for bits in UInt32(0)..<32 {

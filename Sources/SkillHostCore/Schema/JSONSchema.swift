@@ -159,7 +159,7 @@ public final class JSONSchema: @unchecked Sendable {
 
     /// A schema object's keyword values, gathered in one pass over its members (compiling reads each
     /// keyword once; a lookup per keyword was a linear scan with string compares, twenty per schema).
-    private struct Keywords {
+    struct Keywords {
         var type, properties, required, additionalProperties, items, `enum`, const: JSON?
         var minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems, maxItems: JSON?
         var pattern, format, anyOf, oneOf, allOf, secret, writeOnly: JSON?
