@@ -8,7 +8,7 @@
 /// frame never makes the host reject the frame. Stateless; safe from any thread.
 public enum JSONScan {
     /// One member of an object: where its key and its value are. No `String` is made for the key
-    /// (frames are read on every call): `keyIs` compares the bytes, `key(in:)` makes one on demand.
+    /// until `key(in:)` asks (frames are read by `WireKey`, see `FrameMembers`).
     public struct Member: Sendable {
         /// The key's JSON text, quotes included (already checked: escapes and UTF-8 are valid).
         public let keyText: Range<Int>
@@ -16,15 +16,6 @@ public enum JSONScan {
 
         /// The key, unescaped.
         public func key(in bytes: UnsafeBufferPointer<UInt8>) -> String { JSONScan.string(bytes, keyText) ?? "" }
-
-        /// True when the key is `k` (ASCII without quotes or backslashes, as protocol keys are). A key
-        /// written with escapes is compared unescaped.
-        public func keyIs(_ k: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            let inner = (keyText.lowerBound + 1)..<(keyText.upperBound - 1)
-            if JSONScan.equals(bytes, inner, k) { return true }
-            guard bytes[inner].contains(0x5c) else { return false }
-            return key(in: bytes) == k.description
-        }
     }
 
     /// True when `bytes[range]` are exactly `word`'s bytes.
