@@ -8,7 +8,7 @@
 /// frame never makes the host reject the frame. Stateless; safe from any thread.
 public enum JSONScan {
     /// One member of an object: where its key and its value are. No `String` is made for the key
-    /// (frames are read on every call): `keyIs` compares the bytes, `key(in:)` makes one on demand.
+    /// until `key(in:)` asks (frames are read by `WireKey`, see `FrameMembers`).
     public struct Member: Sendable {
         /// The key's JSON text, quotes included (already checked: escapes and UTF-8 are valid).
         public let keyText: Range<Int>
@@ -16,15 +16,6 @@ public enum JSONScan {
 
         /// The key, unescaped.
         public func key(in bytes: UnsafeBufferPointer<UInt8>) -> String { JSONScan.string(bytes, keyText) ?? "" }
-
-        /// True when the key is `k` (ASCII without quotes or backslashes, as protocol keys are). A key
-        /// written with escapes is compared unescaped.
-        public func keyIs(_ k: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            let inner = (keyText.lowerBound + 1)..<(keyText.upperBound - 1)
-            if JSONScan.equals(bytes, inner, k) { return true }
-            guard bytes[inner].contains(0x5c) else { return false }
-            return key(in: bytes) == k.description
-        }
     }
 
     /// True when `bytes[range]` are exactly `word`'s bytes.
@@ -212,13 +203,8 @@ public enum JSONScan {
         var j = i + 1
         var ascii = true
         while j < b.count {
-            // Eight bytes a step: straight to the first byte that needs a look (a quote, a backslash,
-            // a control byte, a byte of a multi-byte character), past eight plain ones at once.
-            if j + 8 <= b.count {
-                let special = Self.specialBytes(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self))
-                if special == 0 { j += 8; continue }
-                j += special.trailingZeroBitCount >> 3
-            }
+            j = skipPlain(b, from: j)
+            guard j < b.count else { break }
             let c = b[j]
             if c == 0x22 {
                 if !ascii && String(validating: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self) == nil { return nil }
@@ -250,12 +236,26 @@ public enum JSONScan {
         return nil
     }
 
+    /// The first byte at or after `i` that needs a look inside a string (a quote, a backslash, a control
+    /// byte, a byte of a multi-byte character: `specialBytes`), found eight bytes at a time; where
+    /// fewer than eight bytes are left, the first of them (plain or not: the caller looks byte by byte).
+    @inline(__always)
+    public static func skipPlain(_ b: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
+        var j = i
+        while j + 8 <= b.count {
+            let special = specialBytes(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self))
+            if special != 0 { return j + special.trailingZeroBitCount >> 3 }
+            j += 8
+        }
+        return j
+    }
+
     /// The top bit of each byte of `w` (little-endian: the first byte is the lowest) that is `"`, `\`,
     /// below 0x20 or above 0x7f, at least for the first such byte (SWAR: a byte that is zero after the
     /// xor, or below the bound, borrows into its top bit; a borrow only marks bytes above a marked
     /// one, so the lowest mark is always right, and the word is zero only when all eight are plain).
     @inline(__always)
-    public static func specialBytes(_ w: UInt64) -> UInt64 {
+    static func specialBytes(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
         let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5c)
         return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (w &- ones &* 0x20) | w) & tops

@@ -128,13 +128,10 @@ struct JSONParser {
         let start = i
         var ascii = true
         // Fast path, no escapes: eight bytes a step straight to the first byte that needs a look (a
-        // quote, a backslash, a control byte, a byte of a multi-byte character; `JSONScan.specialBytes`).
+        // quote, a backslash, a control byte, a byte of a multi-byte character; `JSONScan.skipPlain`).
         while i < b.count {
-            if i + 8 <= b.count {
-                let special = JSONScan.specialBytes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
-                if special == 0 { i += 8; continue }
-                i += special.trailingZeroBitCount >> 3
-            }
+            i = JSONScan.skipPlain(b, from: i)
+            guard i < b.count else { break }
             let c = b[i]
             if c == UInt8(ascii: "\"") {
                 let s = UnsafeBufferPointer(rebasing: b[start..<i])
@@ -191,11 +188,8 @@ struct JSONParser {
                 let runStart = i
                 i += 1
                 while i < b.count {
-                    if i + 8 <= b.count {
-                        let special = JSONScan.specialBytes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
-                        if special == 0 { i += 8; continue }
-                        i += special.trailingZeroBitCount >> 3
-                    }
+                    i = JSONScan.skipPlain(b, from: i)
+                    guard i < b.count else { break }
                     let d = b[i]
                     if d == 0x22 || d == 0x5c || d < 0x20 { break }
                     i += 1
