@@ -94,22 +94,25 @@ public final class SkillRegistry: Sendable {
     public init(_ skills: [RegisteredSkill]) {
         self.skills = skills.sorted { $0.id < $1.id }
         var map: [String: [IntentBinding]] = [:]
-        for s in self.skills {
-            for i in s.summary.intents { map[i.address, default: []].append(IntentBinding(skill: s, intent: i)) }
-        }
+        map.reserveCapacity(self.skills.count * 2)
+        // Only names served in a version above 1: the address of version 1 is the bare name, which
+        // `bindings(for:)` falls back to (most registries: this stays empty).
         var newest: [String: IntentSummary] = [:]
         for s in self.skills {
-            for i in s.summary.intents where i.version > newest[i.name]?.version ?? 0 { newest[i.name] = i }
+            for i in s.summary.intents {
+                map[i.address, default: []].append(IntentBinding(skill: s, intent: i))
+                if i.version > 1 && i.version > newest[i.name]?.version ?? 0 { newest[i.name] = i }
+            }
         }
         self.newest = newest.mapValues(\.address)
-        for (k, v) in map {
-            map[k] = v.sorted {
+        // mapValues keeps the table as it is (no rehashing); a list of one needs no sorting.
+        byIntent = map.mapValues { v in
+            v.count < 2 ? v : v.sorted {
                 ($0.intent.priority, $0.intent.confidence) != ($1.intent.priority, $1.intent.confidence)
                     ? ($0.intent.priority, $0.intent.confidence) > ($1.intent.priority, $1.intent.confidence)
                     : $0.skill.id < $1.skill.id
             }
         }
-        byIntent = map
         byID = Dictionary(uniqueKeysWithValues: self.skills.map { ($0.id, $0) })
     }
 
