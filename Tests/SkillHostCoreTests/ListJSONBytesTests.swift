@@ -35,6 +35,23 @@ final class ListJSONBytesTests: XCTestCase {
         }
     }
 
+    func testAConflictIsTheTreeWritersText() {
+        func skill(_ id: String, _ path: String) -> RegisteredSkill {
+            let identity = SkillIdentity(id: id, name: "n", version: SemanticVersion("1.0.0")!, category: "c", vendor: "v", description: "d",
+                                         toolchain: nil, abiMajor: 1, abiMinor: 3, abiMinorRequired: 0, threadSafe: false, hasHealth: false)
+            return RegisteredSkill(summary: SkillSummary(identity: identity, intents: []), manifestText: [],
+                                   file: SkillFile(path: path, inode: 1, size: 1, mtimeNs: 1), isolation: .process)
+        }
+        let bindings = [(10, 0.9), (0, 1.0), (0, 0.1 + 0.2), (-3, 0)].enumerated().map { k, pc in
+            IntentBinding(skill: skill("com.example.s\(k)", "/skills/s \"\(k)\".so"),
+                          intent: IntentSummary(name: "example.shared", flags: IntentFlags(rawValue: 0), surfaces: Surfaces(rawValue: 1),
+                                                priority: Int32(pc.0), confidence: pc.1))
+        }
+        for c in [IntentConflict(intent: "example.shared", bindings: bindings), IntentConflict(intent: "x.y@2", bindings: [bindings[1]])] {
+            XCTAssertEqual(bytes(c.writeJSON), tree(c.json))
+        }
+    }
+
     func testPermissionsAreTheTreeWritersText() {
         for p in [Permissions.none,
                   Permissions(network: ["api.example.com:443", "*:53"], read: ["{home}/a \"b\"", "/etc/ü"], write: ["{data}"],

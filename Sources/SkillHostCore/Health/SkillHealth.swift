@@ -65,27 +65,27 @@ public struct SkillHealth: Sendable, Equatable {
 
     /// Appends `detailJSON`'s text, written straight from the values (`list --json` writes one per skill).
     func writeDetailJSON(to out: inout [UInt8]) {
-        ListJSONBytes.key("reason", first: true, to: &out)
+        ListJSONBytes.raw(#"{"reason":"#, to: &out)
         JSON.writeString(reason, to: &out)
-        ListJSONBytes.key("since", to: &out)
-        if since > 0 { JSON.writeString(TimeText.rfc3339(since), to: &out) } else { out.append(contentsOf: "null".utf8) }
-        ListJSONBytes.key("lastFailure", to: &out)
-        if let lastFailure { JSON.writeString(TimeText.rfc3339(lastFailure), to: &out) } else { out.append(contentsOf: "null".utf8) }
-        ListJSONBytes.key("calls", to: &out)
+        ListJSONBytes.raw(#","since":"#, to: &out)
+        ListJSONBytes.string(since > 0 ? TimeText.rfc3339(since) : nil, to: &out)
+        ListJSONBytes.raw(#","lastFailure":"#, to: &out)
+        ListJSONBytes.string(lastFailure.map(TimeText.rfc3339), to: &out)
+        ListJSONBytes.raw(#","calls":"#, to: &out)
         ListJSONBytes.int(calls, to: &out)
-        ListJSONBytes.key("failures", to: &out)
+        ListJSONBytes.raw(#","failures":"#, to: &out)
         ListJSONBytes.int(failures, to: &out)
-        ListJSONBytes.key("crashes", to: &out)
+        ListJSONBytes.raw(#","crashes":"#, to: &out)
         ListJSONBytes.int(crashes, to: &out)
-        ListJSONBytes.key("timeouts", to: &out)
+        ListJSONBytes.raw(#","timeouts":"#, to: &out)
         ListJSONBytes.int(timeouts, to: &out)
         if let probe {
-            ListJSONBytes.key("message", to: &out)
+            ListJSONBytes.raw(#","message":"#, to: &out)
             JSON.writeString(probe.message, to: &out)
-            ListJSONBytes.key("checkedAt", to: &out)
+            ListJSONBytes.raw(#","checkedAt":"#, to: &out)
             JSON.writeString(probe.checkedAt, to: &out)
             if let l = probe.latencyMs {
-                ListJSONBytes.key("latencyMs", to: &out)
+                ListJSONBytes.raw(#","latencyMs":"#, to: &out)
                 JSON.double((l * 100).rounded() / 100).write(to: &out)
             }
         }

@@ -28,15 +28,15 @@ public struct Permissions: Sendable, Equatable {
 
     /// Appends `json`'s text, written straight from the values.
     func writeJSON(to out: inout [UInt8]) {
-        ListJSONBytes.key("network", first: true, to: &out)
+        ListJSONBytes.raw(#"{"network":"#, to: &out)
         ListJSONBytes.strings(network, to: &out)
-        ListJSONBytes.key("read", to: &out)
+        ListJSONBytes.raw(#","read":"#, to: &out)
         ListJSONBytes.strings(read, to: &out)
-        ListJSONBytes.key("write", to: &out)
+        ListJSONBytes.raw(#","write":"#, to: &out)
         ListJSONBytes.strings(write, to: &out)
-        ListJSONBytes.key("environment", to: &out)
+        ListJSONBytes.raw(#","environment":"#, to: &out)
         ListJSONBytes.strings(environment, to: &out)
-        ListJSONBytes.key("programs", to: &out)
+        ListJSONBytes.raw(#","programs":"#, to: &out)
         ListJSONBytes.bool(programs, to: &out)
         out.append(0x7d)
     }

@@ -145,20 +145,19 @@ extension SkillHost {
     public func writeListMembers(of skill: RegisteredSkill, to out: inout [UInt8]) {
         let requested = skill.summary.identity.permissions
         let granted = config.grants[skill.id]?.permissions ?? .none
-        ListJSONBytes.key("permissions", to: &out)
-        ListJSONBytes.key("requested", first: true, to: &out)
+        ListJSONBytes.raw(#","permissions":{"requested":"#, to: &out)
         requested.writeJSON(to: &out)
-        ListJSONBytes.key("granted", to: &out)
+        ListJSONBytes.raw(#","granted":"#, to: &out)
         granted.writeJSON(to: &out)
-        ListJSONBytes.key("missing", to: &out)
+        ListJSONBytes.raw(#","missing":"#, to: &out)
         ListJSONBytes.strings(requested.isEmpty ? [] : requested.missing(from: granted), to: &out)
-        ListJSONBytes.key("unresolved", to: &out)
+        ListJSONBytes.raw(#","unresolved":"#, to: &out)
         ListJSONBytes.strings(unresolved(granted, of: skill), to: &out)
         out.append(0x7d)
         let status = sandboxStatus(of: skill)
-        ListJSONBytes.key("sandbox", to: &out)
+        ListJSONBytes.raw(#","sandbox":"#, to: &out)
         JSON.writeString(status.mode, to: &out)
-        ListJSONBytes.key("sandboxMissing", to: &out)
+        ListJSONBytes.raw(#","sandboxMissing":"#, to: &out)
         ListJSONBytes.strings(status.missing, to: &out)
     }
 }

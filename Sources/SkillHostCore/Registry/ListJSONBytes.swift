@@ -2,11 +2,10 @@
 /// (no JSON tree per skill). Each writes exactly what `JSON.write` writes for the same value; the
 /// tests compare the output with the tree writer's text byte for byte.
 enum ListJSONBytes {
-    /// `,"key":`, or `{"key":` for the first member (the key is a literal without characters to escape).
-    static func key(_ key: StaticString, first: Bool = false, to out: inout [UInt8]) {
-        out.append(contentsOf: [first ? 0x7b : 0x2c, 0x22])
-        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        out.append(contentsOf: [0x22, 0x3a])
+    /// The literal's bytes as they are: JSON text the caller wrote out, such as `,"key":` (one
+    /// append per member name, not one per byte).
+    static func raw(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `["a","b",…]`
@@ -19,7 +18,12 @@ enum ListJSONBytes {
         out.append(0x5d)
     }
 
-    static func bool(_ b: Bool, to out: inout [UInt8]) { out.append(contentsOf: (b ? "true" : "false").utf8) }
+    static func bool(_ b: Bool, to out: inout [UInt8]) { raw(b ? "true" : "false", to: &out) }
+
+    /// `"text"`, or `null` for nil.
+    static func string(_ s: String?, to out: inout [UInt8]) {
+        if let s { JSON.writeString(s, to: &out) } else { raw("null", to: &out) }
+    }
 
     static func int(_ n: Int, to out: inout [UInt8]) { out.append(contentsOf: String(n).utf8) }
 }

@@ -75,6 +75,42 @@ public struct IntentConflict: Sendable {
     public var intent: String
     /// In call order: the first one answers.
     public var bindings: [IntentBinding]
+
+    /// `{"intent","skills":[{"id","priority","confidence","path"}, …],"chosen"}`, as `list --json` and
+    /// `doctor --json` print it.
+    public var json: JSON {
+        .object(JSONObject([("intent", .string(intent)),
+                            ("skills", .array(bindings.map { b in
+                                .object(JSONObject([("id", .string(b.skill.id)), ("priority", .int(Int64(b.intent.priority))),
+                                                    ("confidence", .double(b.intent.confidence)), ("path", .string(b.skill.file.path))]))
+                            })),
+                            ("chosen", .string(bindings[0].skill.id))]))
+    }
+
+    /// Appends `json`'s text, written straight from the values (a conflict among many copies of a
+    /// skill names every one of them).
+    public func writeJSON(to out: inout [UInt8]) {
+        ListJSONBytes.raw(#"{"intent":"#, to: &out)
+        JSON.writeString(intent, to: &out)
+        ListJSONBytes.raw(#","skills":"#, to: &out)
+        out.append(0x5b)
+        for (k, b) in bindings.enumerated() {
+            if k > 0 { out.append(0x2c) }
+            ListJSONBytes.raw(#"{"id":"#, to: &out)
+            JSON.writeString(b.skill.id, to: &out)
+            ListJSONBytes.raw(#","priority":"#, to: &out)
+            ListJSONBytes.int(Int(b.intent.priority), to: &out)
+            ListJSONBytes.raw(#","confidence":"#, to: &out)
+            JSON.double(b.intent.confidence).write(to: &out)
+            ListJSONBytes.raw(#","path":"#, to: &out)
+            JSON.writeString(b.skill.file.path, to: &out)
+            out.append(0x7d)
+        }
+        out.append(0x5d)
+        ListJSONBytes.raw(#","chosen":"#, to: &out)
+        JSON.writeString(bindings[0].skill.id, to: &out)
+        out.append(0x7d)
+    }
 }
 
 /// Intent → skills, ordered by declared priority (higher first), then confidence (higher first), then

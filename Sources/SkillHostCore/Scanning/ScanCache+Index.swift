@@ -133,6 +133,27 @@ private struct IndexReader {
     var lastNumber: (start: Int, count: Int, value: Double)? = nil
     private static let numberBytes = Set("-+.0123456789eE".utf8)
 
+    /// Whether the string token here (its bytes from quote to quote, escapes as written) is the one
+    /// at `span`: then it is skipped, and the caller reuses what it read there, not decoded nor
+    /// allocated again. Skills share a vendor, a category, a toolchain and often a version.
+    mutating func skipRepeat(of span: Range<Int>?) -> Bool {
+        guard next() == UInt8(ascii: "\""), let span else { return false }
+        let start = p.i
+        var end = start + 1
+        while end < p.b.count, p.b[end] != UInt8(ascii: "\"") { end += p.b[end] == UInt8(ascii: "\\") ? 2 : 1 }
+        end += 1
+        guard span.count == end - start, end <= p.b.count, memcmp(p.b.baseAddress! + span.lowerBound, p.b.baseAddress! + start, span.count) == 0 else {
+            return false
+        }
+        p.i = end
+        return true
+    }
+    /// The last text read for these members of a summary (see `skipRepeat`), and its value.
+    var lastVersion: (span: Range<Int>, value: SemanticVersion)? = nil
+    var lastCategory: (span: Range<Int>, value: String)? = nil
+    var lastVendor: (span: Range<Int>, value: String)? = nil
+    var lastToolchain: (span: Range<Int>, value: String)? = nil
+
     /// `[item, item, …]`
     mutating func list(_ item: (inout IndexReader) throws(JSONParseError) -> Void) throws(JSONParseError) {
         try expect(UInt8(ascii: "["))
@@ -190,11 +211,26 @@ private struct IndexReader {
         try expect(UInt8(ascii: ","))
         let name = try string()
         try expect(UInt8(ascii: ","))
-        guard let version = SemanticVersion(try string()) else { throw wrong("a semantic version") }
+        let version: SemanticVersion
+        if skipRepeat(of: lastVersion?.span) { version = lastVersion!.value } else {
+            let start = p.i
+            guard let v = SemanticVersion(try string()) else { throw wrong("a semantic version") }
+            (version, lastVersion) = (v, (start..<p.i, v))
+        }
         try expect(UInt8(ascii: ","))
-        let category = try string()
+        let category: String
+        if skipRepeat(of: lastCategory?.span) { category = lastCategory!.value } else {
+            let start = p.i
+            category = try string()
+            lastCategory = (start..<p.i, category)
+        }
         try expect(UInt8(ascii: ","))
-        let vendor = try string()
+        let vendor: String
+        if skipRepeat(of: lastVendor?.span) { vendor = lastVendor!.value } else {
+            let start = p.i
+            vendor = try string()
+            lastVendor = (start..<p.i, vendor)
+        }
         try expect(UInt8(ascii: ","))
         let description = try string()
         try expect(UInt8(ascii: ","))
@@ -202,13 +238,19 @@ private struct IndexReader {
         try expect(UInt8(ascii: ","))
         guard let minor = UInt32(exactly: try int()) else { throw wrong("an ABI minor") }
         try expect(UInt8(ascii: ","))
-        let toolchain = try optionalString()
+        let toolchain: String?
+        if skipRepeat(of: lastToolchain?.span) { toolchain = lastToolchain!.value } else {
+            let start = p.i
+            toolchain = try optionalString()
+            if let t = toolchain { lastToolchain = (start..<p.i, t) }
+        }
         try expect(UInt8(ascii: ","))
         let threadSafe = try bool()
         try expect(UInt8(ascii: ","))
         let hasHealth = try bool()
         try expect(UInt8(ascii: ","))
         var intents: [IntentSummary] = []
+        intents.reserveCapacity(4)
         try list { (r: inout IndexReader) throws(JSONParseError) in intents.append(try r.intent()) }
         try expect(UInt8(ascii: ","))
         guard let required = UInt32(exactly: try int()) else { throw wrong("an ABI minor") }

@@ -28,7 +28,12 @@ enum ListCommand {
             out.append(contentsOf: #","shadowed":"#.utf8)
             JSON.array(scan.shadowed.map(\.json)).write(to: &out)
             out.append(contentsOf: #","conflicts":"#.utf8)
-            JSON.array(registry.conflicts.map(conflictJSON)).write(to: &out)
+            out.append(0x5b)
+            for (k, c) in registry.conflicts.enumerated() {
+                if k > 0 { out.append(0x2c) }
+                c.writeJSON(to: &out)
+            }
+            out.append(0x5d)
             out.append(contentsOf: "}\n".utf8)
             ProtectedOutput.write(bytes: out)
             return 0
@@ -58,14 +63,5 @@ enum ListCommand {
             for r in scan.refusals { Out.print("refused [\(r.reason.rawValue)] \(Out.safe(r.message))") }
         }
         return 0
-    }
-
-    static func conflictJSON(_ c: IntentConflict) -> JSON {
-        .object(JSONObject([("intent", .string(c.intent)),
-                            ("skills", .array(c.bindings.map { b in
-                                .object(JSONObject([("id", .string(b.skill.id)), ("priority", .int(Int64(b.intent.priority))),
-                                                    ("confidence", .double(b.intent.confidence)), ("path", .string(b.skill.file.path))]))
-                            })),
-                            ("chosen", .string(c.bindings[0].skill.id))]))
     }
 }
