@@ -50,29 +50,37 @@ public enum JSONScan {
     /// value (white space trimmed). Nil when `bytes` is not one valid JSON object.
     /// Nesting is limited to `maxDepth` levels counting the object itself (a frame's: `JSONLimits.frameDepth`).
     public static func members(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) -> [Member]? {
-        var i = skipSpace(bytes, 0)
-        guard i < bytes.count, bytes[i] == 0x7b else { return nil }
-        i += 1
         var out: [Member] = []
         out.reserveCapacity(8)
+        return forEachMember(bytes, maxDepth: maxDepth) { out.append(Member(keyText: $0, value: $1)) } ? out : nil
+    }
+
+    /// Calls `body` with each member's key text (quotes included) and value range, in order, while it
+    /// checks that `bytes` are one JSON object; false (after calling `body` for the members before the
+    /// fault) when they are not.
+    public static func forEachMember(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth,
+                                     _ body: (_ keyText: Range<Int>, _ value: Range<Int>) -> Void) -> Bool {
+        var i = skipSpace(bytes, 0)
+        guard i < bytes.count, bytes[i] == 0x7b else { return false }
+        i += 1
         i = skipSpace(bytes, i)
         if i < bytes.count && bytes[i] == 0x7d {
-            return skipSpace(bytes, i + 1) == bytes.count ? out : nil
+            return skipSpace(bytes, i + 1) == bytes.count
         }
         while true {
             i = skipSpace(bytes, i)
-            guard i < bytes.count, bytes[i] == 0x22, let keyEnd = skipString(bytes, i) else { return nil }
+            guard i < bytes.count, bytes[i] == 0x22, let keyEnd = skipString(bytes, i) else { return false }
             let key = i..<keyEnd
             i = skipSpace(bytes, keyEnd)
-            guard i < bytes.count, bytes[i] == 0x3a else { return nil }
+            guard i < bytes.count, bytes[i] == 0x3a else { return false }
             i = skipSpace(bytes, i + 1)
-            guard let valueEnd = skipValue(bytes, i, depth: 1, limit: maxDepth) else { return nil }
-            out.append(Member(keyText: key, value: i..<valueEnd))
+            guard let valueEnd = skipValue(bytes, i, depth: 1, limit: maxDepth) else { return false }
+            body(key, i..<valueEnd)
             i = skipSpace(bytes, valueEnd)
-            guard i < bytes.count else { return nil }
+            guard i < bytes.count else { return false }
             if bytes[i] == 0x2c { i += 1; continue }
-            if bytes[i] == 0x7d { return skipSpace(bytes, i + 1) == bytes.count ? out : nil }
-            return nil
+            if bytes[i] == 0x7d { return skipSpace(bytes, i + 1) == bytes.count }
+            return false
         }
     }
 
@@ -247,7 +255,7 @@ public enum JSONScan {
     /// xor, or below the bound, borrows into its top bit; a borrow only marks bytes above a marked
     /// one, so the lowest mark is always right, and the word is zero only when all eight are plain).
     @inline(__always)
-    static func specialBytes(_ w: UInt64) -> UInt64 {
+    public static func specialBytes(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
         let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5c)
         return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (w &- ones &* 0x20) | w) & tops

@@ -6,21 +6,12 @@ public struct Line: Sendable {
 
     public init() {}
 
-    public mutating func raw(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
+    public mutating func raw(_ s: StaticString) { JSONText.append(s, to: &bytes) }
 
     /// The integer's decimal digits (no String in between: frames carry several numbers each).
     public mutating func number<T: BinaryInteger>(_ n: T) {
         guard let v = Int64(exactly: n) else { return bytes.append(contentsOf: String(n).utf8) }
-        if v < 0 { bytes.append(UInt8(ascii: "-")) }
-        let m = v.magnitude
-        var scale: UInt64 = 1
-        while m / scale >= 10 { scale *= 10 }
-        while scale > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8((m / scale) % 10))
-            scale /= 10
-        }
+        JSONText.appendInteger(v, to: &bytes)
     }
 
     /// A non-negative amount given in hundredths ("1234" → 12.34, "1230" → 12.3, "1200" → 12), as
@@ -53,10 +44,10 @@ public struct Line: Sendable {
         }
     }
 
-    /// A JSON string of `u`'s bytes, escaped; runs that need no escaping are copied whole.
+    /// A JSON string of `u`'s bytes, escaped as `JSONText` says.
     public mutating func quoted(_ u: UnsafeBufferPointer<UInt8>) {
         // The usual case, short text that needs no escaping: quotes and text appended at once.
-        if u.count <= 256, !u.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c }) {
+        if u.count <= 256, JSONText.isPlain(u) {
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 2) { t in
                 t[0] = UInt8(ascii: "\"")
                 if let base = u.baseAddress { UnsafeMutableRawPointer(t.baseAddress! + 1).copyMemory(from: base, byteCount: u.count) }
@@ -65,26 +56,7 @@ public struct Line: Sendable {
             }
         }
         bytes.append(UInt8(ascii: "\""))
-        var start = 0
-        for i in 0..<u.count {
-            let c = u[i]
-            guard c < 0x20 || c == 0x22 || c == 0x5c else { continue }
-            if i > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
-            switch c {
-            case 0x22: raw("\\\"")
-            case 0x5c: raw("\\\\")
-            case 0x0a: raw("\\n")
-            case 0x0d: raw("\\r")
-            case 0x09: raw("\\t")
-            default:
-                let hex: StaticString = "0123456789abcdef"
-                raw("\\u00")
-                bytes.append(hex.utf8Start[Int(c >> 4)])
-                bytes.append(hex.utf8Start[Int(c & 15)])
-            }
-            start = i + 1
-        }
-        if start < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
+        JSONText.append(u, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 

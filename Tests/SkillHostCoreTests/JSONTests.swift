@@ -58,3 +58,41 @@ final class JSONTests: XCTestCase {
         XCTAssertThrowsError(try JSON.parse([0x22, 0xff, 0x22]))
     }
 }
+
+/// `JSON.parse` reads strings eight bytes at a step and integers without a String: whatever falls
+/// where, the value must be Foundation's (or refused where Foundation refuses).
+final class JSONParseFastPathTests: XCTestCase {
+    func testAStringWithAnyByteAtAnyPositionIsFoundationsString() {
+        let specials: [[UInt8]] = [[0x22], [0x5c, 0x22], [0x5c, 0x6e], [0x5c, 0x78], Array(#"\u00e9"#.utf8), Array(#"\ud83d\ude00"#.utf8),
+                                   Array(#"\ud83dxx"#.utf8), [0x01], [0x09], [0x1f], [0x7f], [0x20], [0xc3, 0xa9], [0xf0, 0x9f, 0x98, 0x80],
+                                   [0x80], [0xc3, 0x41], [0xff], [0xed, 0xa0, 0x80]]
+        var checked = 0
+        for special in specials {
+            for before in 0..<19 {
+                for after in [0, 1, 7, 8, 9, 17] {
+                    var text: [UInt8] = [0x22]
+                    text += Array(repeating: UInt8(ascii: "a"), count: before) + special + Array(repeating: UInt8(ascii: "b"), count: after)
+                    text.append(0x22)
+                    let expected = (try? JSONSerialization.jsonObject(with: Data(text), options: [.fragmentsAllowed])) as? String
+                    let parsed = try? JSON.parse(text)
+                    XCTAssertEqual(parsed?.stringValue, expected, "\(special) after \(before), \(after) after")
+                    XCTAssertEqual(parsed == nil, expected == nil, "\(special) after \(before), \(after) after")
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertEqual(checked, specials.count * 19 * 6)
+    }
+
+    func testIntegersOfEveryLengthAreReadExactly() throws {
+        var p: Int64 = 1
+        var values: [Int64] = [0, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
+        for _ in 0..<18 { p *= 10; values += [p, p - 1, -p, -(p - 1), p / 3] }
+        for v in values { XCTAssertEqual(try JSON.parse("\(v)"), .int(v), "\(v)") }
+        XCTAssertEqual(try JSON.parse("-0"), .int(0))
+        XCTAssertEqual(try JSON.parse("9223372036854775808"), .double(9223372036854775808))
+        XCTAssertEqual(try JSON.parse("-9223372036854775809"), .double(-9223372036854775809))
+        XCTAssertEqual(try JSON.parse("12345678901234567890123"), .double(12345678901234567890123))
+        XCTAssertEqual(try JSON.parse("[1,-2,30e1,4.5]"), .array([.int(1), .int(-2), .double(300), .double(4.5)]))
+    }
+}

@@ -87,10 +87,12 @@ final class HealthTracker: Sendable {
         return out
     }
 
-    /// Records `event` for skill `id`.
-    func record(_ id: String, _ event: HealthEvent) {
+    /// Records `event` for `skill` (a call's outcome, from the file its binding named).
+    func record(_ skill: RegisteredSkill, _ event: HealthEvent) {
+        let id = skill.id
         if case .succeeded(let n) = event {
-            let file = file(id)
+            // The file that answered, from the call's own binding: no lock and lookup in `fileMap`.
+            let file = FileIdentity(skill.file)
             let buffered = state.withLock { s -> Bool in
                 refreshIfChanged(&s)
                 guard s.problem == nil, let entry = s.view[id] else { return false }
@@ -144,7 +146,7 @@ final class HealthTracker: Sendable {
     /// health file cannot be read, an earlier outcome could not be written and still cannot, or the
     /// state folder is not a writable folder with room left), or the skill is quarantined.
     func refusal(for skill: RegisteredSkill) -> SkillError? {
-        let file = file(skill.id)
+        let file: FileIdentity? = FileIdentity(skill.file)  // the binding's file, as `fileMap` has it
         // Only a quarantined entry leaves the lock: `effective` never enters quarantine, and `forFile`
         // keeps one only for the same file (or a lost record that names none).
         let (problem, quarantine) = state.withLock { s -> (StateFile.Failure?, SkillHealth?) in

@@ -51,13 +51,13 @@ extension Invoker {
         if let refusal = health.refusal(for: skill) { return .failure(refusal) }
         let outcome = await call(binding, plan)
         switch outcome {
-        case .success: health.record(skill.id, .succeeded(count: 1))
+        case .success: health.record(skill, .succeeded(count: 1))
         case .failure(let e) where e.reached:
             switch e.error.kind {
             case .crashed, .timeout, .unavailable, .internal, .loadFailed, .incompatible:
-                health.record(skill.id, .failed(kind: e.error.kind == .incompatible ? .loadFailed : e.error.kind, message: e.error.message))
+                health.record(skill, .failed(kind: e.error.kind == .incompatible ? .loadFailed : e.error.kind, message: e.error.message))
             default:
-                health.record(skill.id, .succeeded(count: 1))  // the skill answered (e.g. invalid_input): it is healthy
+                health.record(skill, .succeeded(count: 1))  // the skill answered (e.g. invalid_input): it is healthy
             }
         case .failure: break
         }

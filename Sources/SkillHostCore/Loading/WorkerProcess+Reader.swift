@@ -140,7 +140,7 @@ extension WorkerProcess {
     /// (a result, a health detail, a context value) become `JSON` trees.
     private func handle(_ frame: [UInt8]) -> String? {
         frame.withUnsafeBufferPointer { b -> String? in
-            guard let f = Fields(b), let opText = f.range("op"), b[opText.lowerBound] == 0x22 else {
+            guard let f = FrameMembers(b), let opText = f[.op], b[opText.lowerBound] == 0x22 else {
                 let shown = String(decoding: frame.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
                 return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
             }
@@ -149,39 +149,39 @@ extension WorkerProcess {
         }
     }
 
-    private func handle(_ f: Fields, _ op: WireOp) -> String? {
+    private func handle(_ f: FrameMembers, _ op: WireOp) -> String? {
         let ready = state.withLock { $0.ready }
         if !ready && op != .hello && op != .loadFailed && op != .log {
             return "it sent \"\(op.rawValue)\" before \"hello\""
         }
-        let id = f.int("id").map { UInt64(bitPattern: $0) } ?? 0
+        let id = f.int(.id).map { UInt64(bitPattern: $0) } ?? 0
         switch op {
         case .hello:
-            guard f.int("protocol") == Int64(WireProtocol.version) else {
-                return "it speaks protocol \(f.raw("protocol") ?? "?"), this host \(WireProtocol.version) (skillhost-worker is from another build; reinstall so both come from one)"
+            guard f.int(.protocol) == Int64(WireProtocol.version) else {
+                return "it speaks protocol \(f.raw(.protocol) ?? "?"), this host \(WireProtocol.version) (skillhost-worker is from another build; reinstall so both come from one)"
             }
             state.withLock { $0.ready = true }
-            SandboxFacts.record(skill: skill.id, hello: f.json("sandbox"))
-            if let problems = f.json("limitProblems")?.arrayValue, !problems.isEmpty {
+            SandboxFacts.record(skill: skill.id, hello: f.json(.sandbox))
+            if let problems = f.json(.limitProblems)?.arrayValue, !problems.isEmpty {
                 HostLog.warning("skill \(skill.id)'s worker could not apply every limit: " + problems.compactMap(\.stringValue).joined(separator: "; "))
             }
             readiness.open()
         case .loadFailed:
-            let kind = f.string("kind").flatMap(ErrorKind.init(rawValue:)) ?? .loadFailed
-            let message = f.string("message") ?? "the worker could not load the skill"
+            let kind = f.string(.kind).flatMap(ErrorKind.init(rawValue:)) ?? .loadFailed
+            let message = f.string(.message) ?? "the worker could not load the skill"
             state.withLock { $0.loadError = SkillError(kind, message, hint: kind == .incompatible ? "run the command again; the folder will be rescanned" : nil, skillID: skill.id) }
             readiness.open()
         case .complete:
-            guard let status = f.int("status") else { return "it sent a \"complete\" without a status" }
+            guard let status = f.int(.status) else { return "it sent a \"complete\" without a status" }
             let completion: RawCompletion
-            if f.has("result") {
-                guard let r = f.json("result") else { return "it sent a \"complete\" whose result is not JSON" }
-                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: nil, message: f.string("message"), parsedResult: r)
+            if f.has(.result) {
+                guard let r = f.json(.result) else { return "it sent a \"complete\" whose result is not JSON" }
+                completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: nil, message: f.string(.message), parsedResult: r)
             } else {
-                let text = f.string("resultText")
+                let text = f.string(.resultText)
                 completion = RawCompletion(status: Int32(truncatingIfNeeded: status), result: text.map { Array($0.utf8) },
-                                           message: f.string("message"),
-                                           resultProblem: f.string("resultProblem") ?? (text == nil ? nil : "is not JSON"))
+                                           message: f.string(.message),
+                                           resultProblem: f.string(.resultProblem) ?? (text == nil ? nil : "is not JSON"))
             }
             let (waiter, alone) = state.withLock { s in (s.calls.removeValue(forKey: id), s.calls.isEmpty && s.probes.isEmpty) }
             if let w = waiter {
@@ -191,17 +191,17 @@ extension WorkerProcess {
             }
         case .progress:
             guard let w = state.withLock({ $0.calls[id] }) else { return nil }
-            w.progress?(UInt32(clamping: f.int("step") ?? 0), UInt32(clamping: f.int("total") ?? 0), f.string("message"))
+            w.progress?(UInt32(clamping: f.int(.step) ?? 0), UInt32(clamping: f.int(.total) ?? 0), f.string(.message))
         case .log:
-            if f.string("event") == "complete_twice" { events.recordCompletedTwice(intent: f.string("intent") ?? "?") }
-            SkillLog.shared.write(skill: skill.id, level: Int32(clamping: f.int("level") ?? 1), f.string("message") ?? "")
+            if f.string(.event) == "complete_twice" { events.recordCompletedTwice(intent: f.string(.intent) ?? "?") }
+            SkillLog.shared.write(skill: skill.id, level: Int32(clamping: f.int(.level) ?? 1), f.string(.message) ?? "")
         case .health:
-            let answer = WorkerHealthAnswer(status: Int32(truncatingIfNeeded: f.int("status") ?? Int64(SKH_HEALTH_UNAVAILABLE)),
-                                            declared: f.raw("declared") != "false",
-                                            detail: f.json("detail").flatMap { $0 == .null ? nil : $0 })
+            let answer = WorkerHealthAnswer(status: Int32(truncatingIfNeeded: f.int(.status) ?? Int64(SKH_HEALTH_UNAVAILABLE)),
+                                            declared: f.raw(.declared) != "false",
+                                            detail: f.json(.detail).flatMap { $0 == .null ? nil : $0 })
             state.withLock { $0.probes.removeValue(forKey: id) }?.resolve(.success(answer))
         case .contextSet:
-            guard let key = f.string("key"), let value = f.bytes("value") else { return "it sent a \"context_set\" without key or value" }
+            guard let key = f.string(.key), let value = f.bytes(.value).map(Array.init) else { return "it sent a \"context_set\" without key or value" }
             SkillServices.store.set(key, value)
         case .invoke, .cancel, .shutdown:
             return "it sent \"\(op.rawValue)\", an operation only the host sends"
@@ -210,26 +210,12 @@ extension WorkerProcess {
     }
 }
 
-/// The members of one frame from a worker, found in place (`JSONScan.members`), read on demand.
-private struct Fields {
-    let frame: UnsafeBufferPointer<UInt8>
-    let members: [JSONScan.Member]
-
-    init?(_ frame: UnsafeBufferPointer<UInt8>) {
-        guard let m = JSONScan.members(frame) else { return nil }
-        (self.frame, members) = (frame, m)
-    }
-
-    /// The value's byte range (keys compared as bytes: no String per member).
-    func range(_ key: StaticString) -> Range<Int>? { members.first { $0.keyIs(key, in: frame) }?.value }
-    func has(_ key: StaticString) -> Bool { range(key) != nil }
-    func string(_ key: StaticString) -> String? { range(key).flatMap { JSONScan.string(frame, $0) } }
-    func int(_ key: StaticString) -> Int64? { range(key).flatMap { JSONScan.int(frame, $0) } }
+/// Readings of a worker frame's members that need the host's own JSON tree.
+private extension FrameMembers {
     /// The value's JSON text (e.g. `true`).
-    func raw(_ key: StaticString) -> String? { range(key).map { String(decoding: UnsafeBufferPointer(rebasing: frame[$0]), as: UTF8.self) } }
-    func bytes(_ key: StaticString) -> [UInt8]? { range(key).map { Array(frame[$0]) } }
+    func raw(_ key: WireKey) -> String? { self[key].map { String(decoding: UnsafeBufferPointer(rebasing: frame[$0]), as: UTF8.self) } }
     /// The value as a `JSON` tree (nil when absent; a scanned value always parses).
-    func json(_ key: StaticString) -> JSON? {
-        range(key).flatMap { try? JSON.parse(UnsafeBufferPointer(rebasing: frame[$0]), maxDepth: JSONLimits.frameDepth) }
+    func json(_ key: WireKey) -> JSON? {
+        self[key].flatMap { try? JSON.parse(UnsafeBufferPointer(rebasing: frame[$0]), maxDepth: JSONLimits.frameDepth) }
     }
 }

@@ -180,13 +180,13 @@ final class WorkerProcess: Sendable {
         output.callStarted()
         var f = Line.frame(.invoke)
         f.bytes.reserveCapacity(input.count + context.utf8.count + intent.utf8.count + 96)
-        f.key("id"); f.number(id)
-        f.key("intent"); f.quoted(intent)
-        f.key("input"); f.rawJSON(input)
-        f.key("context"); f.bytes.append(contentsOf: context.utf8)
-        f.key("deadlineMs"); f.number(CallDeadline(deadline).millisecondsLeft)
+        f.key(.id); f.number(id)
+        f.key(.intent); f.quoted(intent)
+        f.key(.input); f.rawJSON(input)
+        f.key(.context); f.bytes.append(contentsOf: context.utf8)
+        f.key(.deadlineMs); f.number(CallDeadline(deadline).millisecondsLeft)
         if let view {
-            f.key("view"); f.raw("{")
+            f.key(.view); f.raw("{")
             for (i, (k, v)) in view.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { f.raw(",") }
                 f.quoted(k)
@@ -199,7 +199,7 @@ final class WorkerProcess: Sendable {
         _ = send(f, withStore: true)
         cancellation?.onCancel { [self] in
             var c = Line.frame(.cancel)
-            c.key("id"); c.number(id)
+            c.key(.id); c.number(id)
             _ = send(c, withStore: false)
             HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
                 let stopped = waiter.resolve(.failure(SkillError(
@@ -223,8 +223,8 @@ final class WorkerProcess: Sendable {
         case .success(let i): id = i
         }
         var f = Line.frame(.health)
-        f.key("id"); f.number(id)
-        f.key("context"); f.bytes.append(contentsOf: context.utf8)
+        f.key(.id); f.number(id)
+        f.key(.context); f.bytes.append(contentsOf: context.utf8)
         _ = send(f, withStore: false)
         if let outcome = await waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.probes.removeValue(forKey: id) }
@@ -239,7 +239,7 @@ final class WorkerProcess: Sendable {
         return sendLock.withLock { s -> Bool in
             guard !s.closed else { return false }
             if withStore, let (version, store) = SkillServices.store.snapshot(ifNewerThan: s.storeVersion) {
-                frame.key("store"); frame.rawJSON(store)
+                frame.key(.store); frame.rawJSON(store)
                 s.storeVersion = version
             }
             let bytes = frame.sealed()

@@ -126,15 +126,23 @@ struct JSONParser {
     mutating func string() throws(JSONParseError) -> String {
         i += 1
         let start = i
-        // Fast path: no escapes.
+        var ascii = true
+        // Fast path, no escapes: eight bytes a step straight to the first byte that needs a look (a
+        // quote, a backslash, a control byte, a byte of a multi-byte character; `JSONScan.specialBytes`).
         while i < b.count {
+            if i + 8 <= b.count {
+                let special = JSONScan.specialBytes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
+                if special == 0 { i += 8; continue }
+                i += special.trailingZeroBitCount >> 3
+            }
             let c = b[i]
             if c == UInt8(ascii: "\"") {
                 let s = UnsafeBufferPointer(rebasing: b[start..<i])
                 i += 1
-                return try JSONParser.makeString(s, offset: start)
+                return try JSONParser.makeString(s, ascii: ascii, offset: start)
             }
             if c == UInt8(ascii: "\\") || c < 0x20 { break }
+            if c >= 0x80 { ascii = false }
             i += 1
         }
         var out = [UInt8](UnsafeBufferPointer(rebasing: b[start..<i]))
@@ -143,7 +151,7 @@ struct JSONParser {
             switch c {
             case UInt8(ascii: "\""):
                 i += 1
-                return try out.withUnsafeBufferPointer { u throws(JSONParseError) in try JSONParser.makeString(u, offset: start) }
+                return try out.withUnsafeBufferPointer { u throws(JSONParseError) in try JSONParser.makeString(u, ascii: false, offset: start) }
             case UInt8(ascii: "\\"):
                 i += 1
                 guard i < b.count else { throw fail("unterminated escape") }
@@ -178,21 +186,29 @@ struct JSONParser {
                 }
             default:
                 if c < 0x20 { throw fail("control character in string (escape it)") }
-                // Copy the whole run up to the next quote, backslash or control character at once.
+                // Copy the whole run up to the next quote, backslash or control character at once
+                // (bytes of multi-byte characters belong to the run; the result is validated).
                 let runStart = i
                 i += 1
-                while i < b.count, b[i] != 0x22, b[i] != 0x5c, b[i] >= 0x20 { i += 1 }
+                while i < b.count {
+                    if i + 8 <= b.count {
+                        let special = JSONScan.specialBytes(UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
+                        if special == 0 { i += 8; continue }
+                        i += special.trailingZeroBitCount >> 3
+                    }
+                    let d = b[i]
+                    if d == 0x22 || d == 0x5c || d < 0x20 { break }
+                    i += 1
+                }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: b[runStart..<i]))
             }
         }
         throw JSONParseError(offset: start - 1, reason: "unterminated string")
     }
 
-    /// A String from UTF-8 bytes, refusing invalid UTF-8. ASCII (most JSON) takes the fast
-    /// non-generic path; anything else is validated strictly.
-    static func makeString(_ s: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONParseError) -> String {
-        var ascii = true
-        for c in s where c >= 0x80 { ascii = false; break }
+    /// A String from UTF-8 bytes, refusing invalid UTF-8. `ascii`: the caller saw no byte above 0x7f
+    /// (the fast path); otherwise the bytes are validated strictly.
+    static func makeString(_ s: UnsafeBufferPointer<UInt8>, ascii: Bool, offset: Int) throws(JSONParseError) -> String {
         if ascii { return String(decoding: s, as: UTF8.self) }
         guard let str = String(validating: s, as: UTF8.self) else {
             throw JSONParseError(offset: offset, reason: "string is not valid UTF-8")
@@ -241,6 +257,13 @@ struct JSONParser {
             if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
             guard i < b.count, (48...57).contains(b[i]) else { throw fail("expected a digit in exponent") }
             while i < b.count, (48...57).contains(b[i]) { i += 1 }
+        }
+        // An integer of up to 18 digits fits Int64 whatever its digits: read without a String.
+        let negative = b[start] == UInt8(ascii: "-")
+        if isInt, i - start - (negative ? 1 : 0) <= 18 {
+            var v: Int64 = 0
+            for k in (negative ? start + 1 : start)..<i { v = v &* 10 &+ Int64(b[k] &- 48) }
+            return .int(negative ? -v : v)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
         if isInt, let v = Int64(text) { return .int(v) }

@@ -1,3 +1,5 @@
+import SkillWire
+
 extension JSON {
     /// Compact JSON text (no spaces), members in their stored order. Strings are escaped per RFC 8259;
     /// non-ASCII characters are written as UTF-8, not escaped.
@@ -19,9 +21,9 @@ extension JSON {
     /// Appends the compact JSON text as UTF-8 bytes (the fast path: no intermediate Strings).
     public func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out.append(contentsOf: [0x6e, 0x75, 0x6c, 0x6c])
-        case .bool(let b): b ? out.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) : out.append(contentsOf: [0x66, 0x61, 0x6c, 0x73, 0x65])
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .null: JSONText.append("null", to: &out)
+        case .bool(let b): JSONText.append(b ? "true" : "false", to: &out)
+        case .int(let i): JSONText.appendInteger(i, to: &out)
         case .double(let d): out.append(contentsOf: JSON.format(d).utf8)
         case .string(let s): JSON.writeString(s, to: &out)
         case .array(let a):
@@ -80,34 +82,14 @@ extension JSON {
         return "\(d)"
     }
 
-    /// Appends `s` as a quoted JSON string. Runs of bytes that need no escape are copied whole.
+    /// Appends `s` as a quoted JSON string, escaped as `JSONText` says (SkillWire: the one rule
+    /// for both sides of the wire).
     static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(0x22)
         // Native strings are contiguous; a bridged one is copied once by the fallback.
-        let done: Void? = s.utf8.withContiguousStorageIfAvailable { u in writeEscaped(u, to: &out) }
-        if done == nil { Array(s.utf8).withUnsafeBufferPointer { writeEscaped($0, to: &out) } }
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { u in JSONText.append(u, to: &out) }
+        if done == nil { Array(s.utf8).withUnsafeBufferPointer { JSONText.append($0, to: &out) } }
         out.append(0x22)
-    }
-
-    private static func writeEscaped(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var start = 0
-        for i in 0..<u.count {
-            let c = u[i]
-            guard c < 0x20 || c == 0x22 || c == 0x5c else { continue }
-            if i > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
-            switch c {
-            case 0x22: out.append(contentsOf: [0x5c, 0x22])
-            case 0x5c: out.append(contentsOf: [0x5c, 0x5c])
-            case 0x0a: out.append(contentsOf: [0x5c, 0x6e])
-            case 0x0d: out.append(contentsOf: [0x5c, 0x72])
-            case 0x09: out.append(contentsOf: [0x5c, 0x74])
-            default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
-            }
-            start = i + 1
-        }
-        if start < u.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
     }
 
     /// `s` as a JSON string literal, quotes included.

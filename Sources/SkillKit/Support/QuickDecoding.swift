@@ -3,23 +3,28 @@ import Foundation
 /// The quick path of `SkillInput.decode` and `SkillContext.config`: a `Decoder` over a `JSONTree`,
 /// for the common case, several times cheaper than `JSONDecoder` for a call's small input.
 ///
-/// Contract: it gives the value `SkillJSON.decoder` would give, or nil. It is sure only of the plain
+/// Contract: it gives the value `SkillJSON.decoder` would give, or throws. It is sure only of the plain
 /// cases (objects, arrays, strings, booleans, null, integers that fit, finite numbers, `Date` from an
 /// RFC 3339 string); whenever it meets anything else — a missing key, a type mismatch, `Data`, `URL`,
 /// `Decimal`, a `superDecoder`, a float that is not exact — it gives up on the whole value, even if the
 /// type caught the error itself (`try?`), and the caller decodes with `JSONDecoder`, which then succeeds
 /// or throws exactly as before (so every error message stays `JSONDecoder`'s).
 enum QuickDecoding {
-    static func decode<T: Decodable>(_ type: T.Type, from json: [UInt8]) -> T? {
-        guard let tree = JSONTree.parse(json) else { return nil }
+    /// Throws `QuickDecodingGaveUp` where it is not sure (and the caller asks `JSONDecoder`). Throwing
+    /// rather than returning `T?`: an optional of a generic type looks its metadata up at run time
+    /// (hundreds of instructions on every call).
+    static func decode<T: Decodable>(_ type: T.Type, from json: [UInt8]) throws(QuickDecodingGaveUp) -> T {
+        guard let tree = JSONTree.parse(json) else { throw QuickDecodingGaveUp() }
         let state = DecodingState()
-        guard let value = try? state.decode(T.self, from: tree, path: []), !state.unsure else { return nil }
+        let value: T
+        do { value = try state.decode(T.self, from: tree, path: []) } catch { throw QuickDecodingGaveUp() }
+        if state.unsure { throw QuickDecodingGaveUp() }
         return value
     }
 }
 
-/// Why the quick path stopped; never seen outside `QuickDecoding`.
-private struct QuickDecodingGaveUp: Error {}
+/// Why the quick path stopped: `JSONDecoder` decides instead.
+struct QuickDecodingGaveUp: Error {}
 
 /// One decoding pass: whether it gave up anywhere, and the conversions of leaf values.
 private final class DecodingState {

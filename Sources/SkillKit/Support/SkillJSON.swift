@@ -5,7 +5,7 @@ enum SkillJSON {
     /// `T` from `json`: the quick path (`QuickDecoding`) when it is sure, else `decoder`, whose
     /// `DecodingError` the caller turns into a message.
     static func decode<T: Decodable>(_ type: T.Type, from json: [UInt8]) throws -> T {
-        if let value = QuickDecoding.decode(T.self, from: json) { return value }
+        do { return try QuickDecoding.decode(T.self, from: json) } catch {}
         return try decoder.decode(T.self, from: Data(json))
     }
 

@@ -165,7 +165,7 @@ extension Sandbox {
     /// "problems":[…]}` to the hello frame.
     static func writeHello(_ f: inout Line) {
         let r = report
-        f.key("sandbox"); f.raw("{")
+        f.key(.sandbox); f.raw("{")
         f.key("mode"); f.quoted(r.mode)
         f.key("landlockABI"); f.number(r.landlockABI)
         f.key("applyMicros"); f.number(r.applyMicros)

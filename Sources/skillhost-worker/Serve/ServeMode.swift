@@ -103,12 +103,12 @@ func runServeMode(_ args: [String]) -> Never {
     servedSkill = skill
     servedSkillID = options.id
     var hello = Line.frame(.hello)
-    hello.key("protocol"); hello.number(WireProtocol.version)
-    hello.key("pid"); hello.number(getpid())
-    hello.key("skill"); hello.quoted(options.id)
-    hello.key("threadSafe"); hello.bool(skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0)
-    hello.key("hasHealth"); hello.bool(skill.pointee.health != nil)
-    hello.key("limitProblems"); hello.raw("[")
+    hello.key(.protocol); hello.number(WireProtocol.version)
+    hello.key(.pid); hello.number(getpid())
+    hello.key(.skill); hello.quoted(options.id)
+    hello.key(.threadSafe); hello.bool(skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0)
+    hello.key(.hasHealth); hello.bool(skill.pointee.health != nil)
+    hello.key(.limitProblems); hello.raw("[")
     for (k, p) in problems.enumerated() {
         if k > 0 { hello.raw(",") }
         hello.quoted(p)
@@ -123,10 +123,10 @@ func runServeMode(_ args: [String]) -> Never {
 /// Tells the host why the skill cannot be served, and exits.
 func loadFailed(_ kind: StaticString, _ message: String) -> Never {
     var f = Line.frame(.loadFailed)
-    f.key("protocol"); f.number(WireProtocol.version)
-    f.key("pid"); f.number(getpid())
-    f.key("kind"); f.raw("\""); f.raw(kind); f.raw("\"")
-    f.key("message"); f.quoted(message)
+    f.key(.protocol); f.number(WireProtocol.version)
+    f.key(.pid); f.number(getpid())
+    f.key(.kind); f.raw("\""); f.raw(kind); f.raw("\"")
+    f.key(.message); f.quoted(message)
     channel.send(f)
     exit(WorkerExit.loadFailed)
 }
@@ -180,19 +180,10 @@ func protocolBroken(_ why: String) -> Never {
 }
 
 func handle(_ frame: UnsafeBufferPointer<UInt8>) {
-    guard let members = JSONScan.members(frame) else { protocolBroken("the host sent a frame that is not a JSON object") }
-    var op: WireOp? = nil, id: UInt64 = 0, intent = "", deadlineMs: Int64 = -1
-    var input: Range<Int>? = nil, context: Range<Int>? = nil, store: Range<Int>? = nil, view: Range<Int>? = nil
-    for m in members {  // keys compared as bytes: no String per member
-        if m.keyIs("op", in: frame) { op = WireOp(named: frame, m.value) }
-        else if m.keyIs("id", in: frame) { id = UInt64(JSONScan.int(frame, m.value) ?? 0) }
-        else if m.keyIs("intent", in: frame) { intent = JSONScan.string(frame, m.value) ?? "" }
-        else if m.keyIs("input", in: frame) { input = m.value }
-        else if m.keyIs("context", in: frame) { context = m.value }
-        else if m.keyIs("store", in: frame) { store = m.value }
-        else if m.keyIs("view", in: frame) { view = m.value }
-        else if m.keyIs("deadlineMs", in: frame) { deadlineMs = Int64(JSONScan.int(frame, m.value) ?? -1) }
-    }
+    guard let f = FrameMembers(frame) else { protocolBroken("the host sent a frame that is not a JSON object") }
+    let op = f[.op].flatMap { WireOp(named: frame, $0) }
+    let id = UInt64(bitPattern: f.int(.id) ?? 0), intent = f.string(.intent) ?? "", deadlineMs = f.int(.deadlineMs) ?? -1
+    let (input, context, store, view) = (f[.input], f[.context], f[.store], f[.view])
     guard let op else { return }  // a newer host's operation: ignored
     switch op {
     case .invoke:
@@ -293,11 +284,11 @@ func startHealth(id: UInt64, context: [UInt8]) {
     healthQueue.async {
         let skill = servedSkill!
         var f = Line.frame(.health)
-        f.key("id"); f.number(id)
+        f.key(.id); f.number(id)
         guard let fn = skill.pointee.health else {
-            f.key("status"); f.number(SKH_HEALTH_OK)
-            f.key("declared"); f.bool(false)
-            f.key("detail"); f.raw("null")
+            f.key(.status); f.number(SKH_HEALTH_OK)
+            f.key(.declared); f.bool(false)
+            f.key(.detail); f.raw("null")
             channel.send(f)
             return
         }
@@ -307,9 +298,9 @@ func startHealth(id: UInt64, context: [UInt8]) {
         let rc = text.withUnsafeBufferPointer { b in
             b.withMemoryRebound(to: CChar.self) { fn(WorkerServices.table, $0.baseAddress, &detail) }
         }
-        f.key("status"); f.number(rc)
-        f.key("declared"); f.bool(true)
-        f.key("detail")
+        f.key(.status); f.number(rc)
+        f.key(.declared); f.bool(true)
+        f.key(.detail)
         if let d = detail {
             let u = UnsafeBufferPointer(start: UnsafeRawPointer(d).assumingMemoryBound(to: UInt8.self), count: strlen(d))
             if JSONScan.isValid(u) { f.rawJSON(u) } else { f.raw("null") }

@@ -23,30 +23,30 @@ enum ServedCalls {
 
     private static func progress(_ slot: CallSlot, _ step: UInt32, _ total: UInt32, _ message: UnsafePointer<CChar>?) {
         var f = Line.frame(.progress)
-        f.key("id"); f.number(slot.id)
-        f.key("step"); f.number(step)
-        f.key("total"); f.number(total)
-        f.key("message"); f.text(message)
+        f.key(.id); f.number(slot.id)
+        f.key(.step); f.number(step)
+        f.key(.total); f.number(total)
+        f.key(.message); f.text(message)
         channel.send(f)
     }
 
     private static func complete(_ slot: CallSlot, _ status: Int32, _ result: UnsafeBufferPointer<UInt8>?, _ message: UnsafePointer<CChar>?) {
         var f = Line.frame(.complete)
-        f.key("id"); f.number(slot.id)
-        f.key("status"); f.number(status)
-        f.key("message"); f.text(message)
+        f.key(.id); f.number(slot.id)
+        f.key(.status); f.number(status)
+        f.key(.message); f.text(message)
         if let result {
             if JSONScan.isValid(result) {
-                f.key("result"); f.rawJSON(result)
+                f.key(.result); f.rawJSON(result)
             } else {
                 // Not JSON: passed on as text (repaired, for the message only) with why, so the host
                 // reports a bad result — never a success, never a broken channel.
-                f.key("resultText"); f.text(bytes: UnsafeBufferPointer(rebasing: result.prefix(4096)))
-                f.key("resultProblem")
+                f.key(.resultText); f.text(bytes: UnsafeBufferPointer(rebasing: result.prefix(4096)))
+                f.key(.resultProblem)
                 if let bad = UTF8Check.firstInvalidOffset(result) { f.quoted("is not valid UTF-8 (byte \(bad))") } else { f.quoted("is not JSON") }
             }
         } else {
-            f.key("result"); f.raw("null")
+            f.key(.result); f.raw("null")
         }
         _ = running.withLock { $0.removeValue(forKey: slot.id) }
         channel.send(f)

@@ -13,15 +13,21 @@ import Synchronization
 /// below hands it out exactly once, to the one `settle` that moves `waiting` to `settled`, or resumes
 /// it in `wait` itself when the value was already there.
 /// Not final: `WorkerWaiter` is a `Pending` with a call's details, one object per call.
+///
+/// The fields are not of composite generic types (no `Mutex<State<Value>>`): a generic class's
+/// deinit is not specialized, and destroying such a field looked up three metadata at run time (about
+/// 1 k instructions per call). The lock guards a non-generic phase; the value lives in `slot`, a
+/// pointer (trivial to destroy), written once by the winning `settle` under the lock.
 class Pending<Value: Sendable>: @unchecked Sendable {
-    private enum State {
-        case open
-        case waiting(UnsafeContinuation<Value?, Never>)
-        case settled(Value?)
-    }
-    private let state = Mutex<State>(.open)
+    private let phase = Mutex<PendingPhase>(.open)
+    private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
 
     init() {}
+
+    deinit {
+        if case .settled(hasValue: true) = phase.withLock({ $0 }) { slot.deinitialize(count: 1) }
+        slot.deallocate()
+    }
 
     /// Delivers the value; false if the wait already ended (resolved before, or expired).
     @discardableResult
@@ -33,50 +39,64 @@ class Pending<Value: Sendable>: @unchecked Sendable {
 
     /// True once resolved or expired.
     final var isSettled: Bool {
-        state.withLock { s in if case .settled = s { return true } else { return false } }
+        phase.withLock { p in if case .settled = p { return true } else { return false } }
     }
 
     private func settle(_ value: Value?) -> Bool {
-        let (won, waiter) = state.withLock { s -> (Bool, UnsafeContinuation<Value?, Never>?) in
-            switch s {
-            case .open:
-                s = .settled(value)
-                return (true, nil)
-            case .waiting(let k):
-                s = .settled(value)
-                return (true, k)
-            case .settled:
-                return (false, nil)
+        let (won, waiter) = phase.withLock { p -> (Bool, UnsafeContinuation<Void, Never>?) in
+            let waiter: UnsafeContinuation<Void, Never>?
+            switch p {
+            case .open: waiter = nil
+            case .waiting(let k): waiter = k
+            case .settled: return (false, nil)
             }
+            if let value { slot.initialize(to: value) }
+            p = .settled(hasValue: value != nil)
+            return (true, waiter)
         }
-        waiter?.resume(returning: value)
+        waiter?.resume()
         return won
+    }
+
+    /// The value once settled (nil: expired); nil while not settled. Under the lock.
+    private func settled() -> Value?? {
+        phase.withLock { p -> Value?? in
+            guard case .settled(let hasValue) = p else { return nil }
+            return .some(hasValue ? slot.pointee : nil)
+        }
     }
 
     /// The value, or nil if `deadline` passed (or `expire` was called) first.
     nonisolated(nonsending) final func wait(until deadline: DispatchTime? = nil) async -> Value? {
-        // Fast path (no suspension, no timer); the state is looked at in place, not copied out.
-        if let settled = state.withLock({ s -> Value?? in if case .settled(let v) = s { return .some(v) } else { return nil } }) {
-            return settled
-        }
+        // Fast path (no suspension, no timer).
+        if let value = settled() { return value }
         let timer = deadline.map { d in HostTimers.shared.schedule(at: d) { [self] in _ = expire() } }
-        let value = await withUnsafeContinuation { (k: UnsafeContinuation<Value?, Never>) in
-            let ready = state.withLock { s -> Value?? in
-                switch s {
+        await withUnsafeContinuation { (k: UnsafeContinuation<Void, Never>) in
+            let ready = phase.withLock { p -> Bool in
+                switch p {
                 case .open:
-                    s = .waiting(k)
-                    return nil
-                case .settled(let v):
-                    return .some(v)
+                    p = .waiting(k)
+                    return false
+                case .settled:
+                    return true
                 case .waiting:
                     preconditionFailure("Pending: a second task waits for the same value")
                 }
             }
-            if let ready { k.resume(returning: ready) }
+            if ready { k.resume() }
         }
         if let timer { HostTimers.shared.cancel(timer) }
-        return value
+        // Settled: the `settle` that resumed us (or found us settled) wrote the slot before.
+        return settled() ?? nil
     }
+}
+
+/// Where a `Pending` is. Not nested in `Pending`: a type nested in a generic class is generic too.
+private enum PendingPhase {
+    case open
+    case waiting(UnsafeContinuation<Void, Never>)
+    /// The pending's slot holds a value when `hasValue`; nil (an expiry) otherwise.
+    case settled(hasValue: Bool)
 }
 
 /// Opens once; every task waiting for it then goes on (a worker's readiness: hello, a load failure,
