@@ -156,8 +156,11 @@ public final class SkillHost: Sendable {
 
     // MARK: - Calls
 
-    /// Runs one call (see `Invoker.invoke`): the task suspends while the skill works.
-    public func invoke(_ request: InvokeRequest) async -> Result<InvokeSuccess, SkillError> { await invoker.invoke(request) }
+    /// Runs one call (see `Invoker.invoke`): the task suspends while the skill works. Runs on the
+    /// caller's executor (`nonisolated(nonsending)`, as every step below it).
+    nonisolated(nonsending) public func invoke(_ request: InvokeRequest) async -> Result<InvokeSuccess, SkillError> {
+        await invoker.invoke(request)
+    }
 
     /// `invoke` for a synchronous caller at the edge (a CLI command): blocks this thread until the
     /// call ends. Never from async code.

@@ -75,16 +75,20 @@ public enum WireKey: Int, CaseIterable, Sendable {
 /// The members of one frame, found in place in one pass (`JSONScan.forEachMember`) and indexed by
 /// `WireKey`: each lookup is an array read, and no `String` is made for a key. A member whose name
 /// this side does not know is skipped; of two members with the same name the first counts. Reads
-/// `frame` only while it is alive: the caller keeps the bytes.
+/// `frame` only while it is alive: the caller keeps the bytes. (The slots are a heap array, not an
+/// `InlineArray`: a 32-slot inline array was copied whole, 768 bytes, on every lookup.)
 public struct FrameMembers {
     public let frame: UnsafeBufferPointer<UInt8>
-    private let ranges: InlineArray<32, Range<Int>?>
+    private let ranges: [Range<Int>?]
+    private static let slots = WireKey.allCases.count
 
     /// Nil when `frame` is not one JSON object (nested at most `maxDepth` levels).
     public init?(_ frame: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) {
-        var ranges = InlineArray<32, Range<Int>?>(repeating: nil)
-        let ok = JSONScan.forEachMember(frame, maxDepth: maxDepth) { keyText, value in
-            if let k = WireKey(named: frame, keyText), ranges[k.rawValue] == nil { ranges[k.rawValue] = value }
+        var ranges = [Range<Int>?](repeating: nil, count: Self.slots)
+        let ok = ranges.withUnsafeMutableBufferPointer { r in
+            JSONScan.forEachMember(frame, maxDepth: maxDepth) { keyText, value in
+                if let k = WireKey(named: frame, keyText), r[k.rawValue] == nil { r[k.rawValue] = value }
+            }
         }
         guard ok else { return nil }
         (self.frame, self.ranges) = (frame, ranges)

@@ -12,7 +12,7 @@ import Synchronization
 ///   the audit line around the whole call (`audited`, Invoker+Audit.swift);
 ///   the call context the skill receives (`CallContext`).
 /// Thread-safe; a call suspends (never blocks a thread) while its skill works.
-/// The steps below `invoke` (audit wrapper, attempts, the runtimes' `invoke`, the waits) are
+/// `invoke` and the steps below it (audit wrapper, attempts, the runtimes' `invoke`, the waits) are
 /// `nonisolated(nonsending)`: they run on the executor the call is already on, so a call does not hop
 /// executors between its own steps (each hop looked up the task's executor preference under a lock:
 /// 7 % of the instructions of an in-process call, by callgrind).
@@ -52,8 +52,10 @@ public final class Invoker: Sendable {
     }
 
     /// Runs one call. Suspends (never blocks a thread) while the skill works; cancelling the calling
-    /// task cancels the call like `request.cancellation` does.
-    public func invoke(_ request: InvokeRequest) async -> Result<InvokeSuccess, SkillError> {
+    /// task cancels the call like `request.cancellation` does. On the caller's executor, like the
+    /// steps below (a hop here and back cost two executor-preference lookups and two more inside
+    /// `withTaskCancellationHandler`).
+    nonisolated(nonsending) public func invoke(_ request: InvokeRequest) async -> Result<InvokeSuccess, SkillError> {
         let start = DispatchTime.now()
         var request = request
         let cancellation = request.cancellation ?? Cancellation()
