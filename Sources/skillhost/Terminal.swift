@@ -15,9 +15,10 @@ enum Terminal {
     nonisolated(unsafe) private(set) static var live = false
 
     static func configure(color: String?) {
-        let env = ProcessInfo.processInfo.environment
-        let dumb = env["TERM"] == "dumb" || env["TERM"] == nil
-        let noColor = !(env["NO_COLOR"] ?? "").isEmpty
+        // Two variables: getenv, not `ProcessInfo.environment` (a dictionary of the whole environment).
+        let term = getenv("TERM").map { String(cString: $0) }
+        let dumb = term == "dumb" || term == nil
+        let noColor = !(getenv("NO_COLOR").map { String(cString: $0) } ?? "").isEmpty
         switch color ?? "auto" {
         case "always": colorOut = true; colorErr = true
         case "never": colorOut = false; colorErr = false

@@ -59,6 +59,53 @@ final class ListAndInspectTests: EndToEndTestCase {
         }
     }
 
+    /// `list` and `list --all` as text are, line for line, what `list --all --json` says: the table
+    /// (id, version, category, ABI, isolation, health, sandbox, intents), the count line, then the
+    /// shadowed files, the conflicts and (with --all) the refusals — with a refused file, a shadowed
+    /// older version, a conflict and a crash recorded.
+    func testListTextIsTheJSONsContentLineForLine() throws {
+        for name in ["echo_c.so", "libUnitsSkill.so", "duplicate_id_a.so", "duplicate_id_b.so", "conflict_a.so", "conflict_b.so",
+                     "segv_invoke.so", "empty.so"] {
+            try addSkill(name)
+        }
+        _ = invoke("fixture.segv")
+        let json = skillhost("list", "--all", "--json")
+        XCTAssertEqual(json.exitCode, 0, json.summary)
+        let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.summary)
+        let skills = try XCTUnwrap(o["skills"] as? [[String: Any]])
+        let refused = try XCTUnwrap(o["refused"] as? [[String: Any]])
+        let shadowed = try XCTUnwrap(o["shadowed"] as? [[String: Any]])
+        let conflicts = try XCTUnwrap(o["conflicts"] as? [[String: Any]])
+        XCTAssertFalse(refused.isEmpty || shadowed.isEmpty || conflicts.isEmpty, json.summary)
+
+        let rows = [["ID", "VERSION", "CATEGORY", "ABI", "ISOLATION", "HEALTH", "SANDBOX", "INTENTS"]] + skills.map { s in
+            [s["id"], s["version"], s["category"], s["abi"], s["isolation"], s["health"], s["sandbox"]].map { $0 as? String ?? "?" }
+                + [((s["intents"] as? [[String: Any]]) ?? []).map { $0["address"] as? String ?? "?" }.joined(separator: ", ")]
+        }
+        let widths = (0..<7).map { c in rows.map { $0[c].count }.max()! }
+        let table = rows.map { r in
+            (0..<7).map { r[$0] + String(repeating: " ", count: widths[$0] - r[$0].count) }.joined(separator: "  ") + "  " + r[7]
+        }
+        let intents = Set(skills.flatMap { ($0["intents"] as? [[String: Any]] ?? []).map { $0["address"] as? String ?? "?" } }).count
+        let count = "\(skills.count) skills, \(intents) intents. \(refused.count) file\(refused.count == 1 ? " was" : "s were") refused"
+        let shadowLines = shadowed.map { s in
+            "shadowed: \(s["id"]!) \(s["version"]!) (\(s["path"]!)) by version \(s["shadowedByVersion"]!) (\(s["shadowedBy"]!))"
+        }
+        let conflictLines = conflicts.map { c in
+            let bound = (c["skills"] as? [[String: Any]] ?? []).map { "\($0["id"]!) (priority \($0["priority"]!))" }
+            return "conflict: \(c["intent"]!) is declared by \(bound.joined(separator: ", ")); calls go to \(c["chosen"]!)"
+        }
+        let refusalLines = refused.map { "refused [\($0["reason"]!)] \($0["message"]!)" }
+
+        let plain = skillhost("list")
+        XCTAssertEqual(plain.exitCode, 0, plain.summary)
+        XCTAssertEqual(plain.stdout, (table + [count + " (see `skillhost list --all` or `skillhost doctor`)."] + shadowLines + conflictLines)
+            .joined(separator: "\n") + "\n")
+        let all = skillhost("list", "--all")
+        XCTAssertEqual(all.exitCode, 0, all.summary)
+        XCTAssertEqual(all.stdout, (table + [count + ":"] + shadowLines + conflictLines + refusalLines).joined(separator: "\n") + "\n")
+    }
+
     func testListJSONOfAnEmptyFolderHasNoSkills() throws {
         let r = skillhost("list", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)

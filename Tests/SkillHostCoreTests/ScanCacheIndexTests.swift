@@ -94,4 +94,47 @@ final class ScanCacheIndexTests: XCTestCase {
         let good = Array(#"{"format":5,"host":"h","files":[\#(row)]}"#.utf8)
         XCTAssertEqual(good.withUnsafeBufferPointer { ScanCache.readIndex($0, hostSignature: "h") }?.count, 1)
     }
+
+    /// Integers are read from the bytes exactly as `save()` writes them: the extremes of 64 bits read
+    /// back; a fraction, an exponent, a leading zero, a lone minus or one past the extremes drops the
+    /// whole cache, as any other shape does.
+    func testIntegersAreReadExactlyAndAnyOtherNumberDropsTheCache() throws {
+        func index(inode: String) -> [UInt8] {
+            Array(#"{"format":5,"host":"h","files":[["/s/a.so",\#(inode),2,3,4,33261,null,{"file":"/s/a.so","reason":"timed_out","message":"m"}]]}"#.utf8)
+        }
+        for (text, inode) in [("0", UInt64(0)), ("-1", UInt64.max), ("9223372036854775807", UInt64(Int64.max)),
+                              ("-9223372036854775808", UInt64(bitPattern: Int64.min)), (" 12 ", UInt64(12))] {
+            let rows = index(inode: text).withUnsafeBufferPointer { ScanCache.readIndex($0, hostSignature: "h") }
+            XCTAssertEqual(rows?.first?.key.inode, inode, text)
+        }
+        for text in ["1.0", "1e3", "1E3", "01", "-", "", "9223372036854775808", "-9223372036854775809", "true", "\"1\""] {
+            XCTAssertNil(index(inode: text).withUnsafeBufferPointer { ScanCache.readIndex($0, hostSignature: "h") }, text)
+        }
+    }
+
+    /// Confidences read back exactly, each its own value, however the rows before them repeat or
+    /// differ (the reader reuses the value of the same text read just before).
+    func testConfidencesReadBackExactlyWhateverTheRowsBefore() throws {
+        let path = dir + "/scan-cache"
+        var cache = ScanCache(path: path, hostSignature: "h")
+        let confidences: [[Double]] = [[0.9, 0.9], [0.9, 0.35], [1, 0.1 + 0.2], [0.3, 1e-7], [0.9, 0], [0.25, 0.9]]
+        var manifests: [String: SkillManifest] = [:]
+        for (k, pair) in confidences.enumerated() {
+            var m = summary("com.example.c\(k)", version: "1.0.\(k)")
+            m.intents = pair.enumerated().map { j, c in
+                IntentManifest(name: "example.i\(k).n\(j)", description: "d", inputSchema: .object(JSONObject()), outputSchema: nil,
+                               flags: IntentFlags(rawValue: 0), surfaces: Surfaces(rawValue: 1), priority: 0, confidence: c, keywords: [:], examples: [])
+            }
+            manifests["/s/c\(k).so"] = m
+            cache.store("/s/c\(k).so", key: ScanCache.Key(inode: UInt64(k), size: 1, mtimeNs: 1), outcome: .success(m))
+        }
+        XCTAssertNil(cache.save())
+        let read = ScanCache(path: path, hostSignature: "h")
+        XCTAssertFalse(read.dirty)
+        for (file, m) in manifests {
+            guard case .success(let stored)? = read.entries[file]?.outcome else { return XCTFail("\(file) is missing") }
+            XCTAssertEqual(stored.summary.intents.map(\.confidence), m.intents.map(\.confidence), file)
+            XCTAssertEqual(stored.summary, m.summary, file)
+        }
+    }
 }

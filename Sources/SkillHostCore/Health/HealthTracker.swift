@@ -82,6 +82,7 @@ final class HealthTracker: Sendable {
         }
         let now = Self.now()
         var out: [String: SkillHealth] = [:]
+        out.reserveCapacity(files.count)
         for (id, f) in files { out[id] = HealthMachine.effective(Self.forFile(Self.entry(view, id, f), f), now: now, settings: settings) }
         return out
     }

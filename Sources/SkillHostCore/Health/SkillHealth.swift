@@ -63,6 +63,35 @@ public struct SkillHealth: Sendable, Equatable {
         return .object(o)
     }
 
+    /// Appends `detailJSON`'s text, written straight from the values (`list --json` writes one per skill).
+    func writeDetailJSON(to out: inout [UInt8]) {
+        ListJSONBytes.raw(#"{"reason":"#, to: &out)
+        JSON.writeString(reason, to: &out)
+        ListJSONBytes.raw(#","since":"#, to: &out)
+        ListJSONBytes.string(since > 0 ? TimeText.rfc3339(since) : nil, to: &out)
+        ListJSONBytes.raw(#","lastFailure":"#, to: &out)
+        ListJSONBytes.string(lastFailure.map(TimeText.rfc3339), to: &out)
+        ListJSONBytes.raw(#","calls":"#, to: &out)
+        ListJSONBytes.int(calls, to: &out)
+        ListJSONBytes.raw(#","failures":"#, to: &out)
+        ListJSONBytes.int(failures, to: &out)
+        ListJSONBytes.raw(#","crashes":"#, to: &out)
+        ListJSONBytes.int(crashes, to: &out)
+        ListJSONBytes.raw(#","timeouts":"#, to: &out)
+        ListJSONBytes.int(timeouts, to: &out)
+        if let probe {
+            ListJSONBytes.raw(#","message":"#, to: &out)
+            JSON.writeString(probe.message, to: &out)
+            ListJSONBytes.raw(#","checkedAt":"#, to: &out)
+            JSON.writeString(probe.checkedAt, to: &out)
+            if let l = probe.latencyMs {
+                ListJSONBytes.raw(#","latencyMs":"#, to: &out)
+                JSON.double((l * 100).rounded() / 100).write(to: &out)
+            }
+        }
+        out.append(0x7d)
+    }
+
     /// One member of `health.json`.
     var json: JSON {
         var o = JSONObject([("state", .string(state.rawValue)), ("reason", .string(reason)), ("since", .int(Int64(since))),

@@ -26,6 +26,21 @@ public struct Permissions: Sendable, Equatable {
                             ("programs", .bool(programs))]))
     }
 
+    /// Appends `json`'s text, written straight from the values.
+    func writeJSON(to out: inout [UInt8]) {
+        ListJSONBytes.raw(#"{"network":"#, to: &out)
+        ListJSONBytes.strings(network, to: &out)
+        ListJSONBytes.raw(#","read":"#, to: &out)
+        ListJSONBytes.strings(read, to: &out)
+        ListJSONBytes.raw(#","write":"#, to: &out)
+        ListJSONBytes.strings(write, to: &out)
+        ListJSONBytes.raw(#","environment":"#, to: &out)
+        ListJSONBytes.strings(environment, to: &out)
+        ListJSONBytes.raw(#","programs":"#, to: &out)
+        ListJSONBytes.bool(programs, to: &out)
+        out.append(0x7d)
+    }
+
     /// From `json` (missing members are empty); nil when it is not an object.
     init?(json j: JSON) {
         guard case .object = j else { return nil }

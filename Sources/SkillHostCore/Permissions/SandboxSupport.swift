@@ -115,11 +115,18 @@ extension SkillHost {
     public func permissionsJSON(of skill: RegisteredSkill) -> JSON {
         let requested = skill.summary.identity.permissions
         let granted = config.grants[skill.id]?.permissions ?? .none
-        let resolver = PermissionResolver(home: paths.home, environment: invoker.environment,
-                                          dataDir: paths.dataDir + "/" + skill.id, config: config.skills[skill.id])
         return .object(JSONObject([("requested", requested.json), ("granted", granted.json),
                                    ("missing", .array(requested.missing(from: granted).map(JSON.string))),
-                                   ("unresolved", .array(resolver.resolve(granted).unresolved.map(JSON.string)))]))
+                                   ("unresolved", .array(unresolved(granted, of: skill).map(JSON.string)))]))
+    }
+
+    /// The granted entries that name nothing. Only path and network entries can; a grant without
+    /// any (most skills: none at all) needs no resolver.
+    private func unresolved(_ granted: Permissions, of skill: RegisteredSkill) -> [String] {
+        if granted.read.isEmpty && granted.write.isEmpty && granted.network.isEmpty { return [] }
+        let resolver = PermissionResolver(home: paths.home, environment: invoker.environment,
+                                          dataDir: paths.dataDir + "/" + skill.id, config: config.skills[skill.id])
+        return resolver.resolve(granted).unresolved
     }
 }
 
@@ -131,12 +138,26 @@ extension SkillHost {
                                    ("missing", .array(requested.missing(from: granted).map(JSON.string)))]))
     }
 
-    /// The members `list --json` adds for permissions and the sandbox: `permissions` (requested,
-    /// granted, missing, unresolved), `sandbox` ("full" | "partial" | "off") and `sandboxMissing`
-    /// (what is not in force, or why it is off).
-    public func listMembers(of skill: RegisteredSkill) -> JSONObject {
+    /// Appends the members `list --json` adds for permissions and the sandbox, each after a comma:
+    /// `permissions` (`permissionsJSON`: requested, granted, missing, unresolved), `sandbox` ("full" |
+    /// "partial" | "off") and `sandboxMissing` (what is not in force, or why it is off). Written
+    /// straight from the values, as `JSON.write` would write them.
+    public func writeListMembers(of skill: RegisteredSkill, to out: inout [UInt8]) {
+        let requested = skill.summary.identity.permissions
+        let granted = config.grants[skill.id]?.permissions ?? .none
+        ListJSONBytes.raw(#","permissions":{"requested":"#, to: &out)
+        requested.writeJSON(to: &out)
+        ListJSONBytes.raw(#","granted":"#, to: &out)
+        granted.writeJSON(to: &out)
+        ListJSONBytes.raw(#","missing":"#, to: &out)
+        ListJSONBytes.strings(requested.isEmpty ? [] : requested.missing(from: granted), to: &out)
+        ListJSONBytes.raw(#","unresolved":"#, to: &out)
+        ListJSONBytes.strings(unresolved(granted, of: skill), to: &out)
+        out.append(0x7d)
         let status = sandboxStatus(of: skill)
-        return JSONObject([("permissions", permissionsJSON(of: skill)), ("sandbox", .string(status.mode)),
-                           ("sandboxMissing", .array(status.missing.map(JSON.string)))])
+        ListJSONBytes.raw(#","sandbox":"#, to: &out)
+        JSON.writeString(status.mode, to: &out)
+        ListJSONBytes.raw(#","sandboxMissing":"#, to: &out)
+        ListJSONBytes.strings(status.missing, to: &out)
     }
 }

@@ -5,10 +5,11 @@ extension RegisteredSkill {
     /// counters, and the last probe's message) and `shadows` (older versions of this skill id found in
     /// the folders: version and path). The manifest's bytes are
     /// copied as they are (they were produced by `JSON.write`), not parsed and written again.
-    /// `extra`: more members at the end (`permissions` and `sandbox`, see `SkillHost.listMembers`;
-    /// none of the names above). The members are written one by one after the manifest's bytes, with
-    /// no object tree around them.
-    public func writeListJSON(health: SkillHealth?, shadows: [ShadowedSkill], extra more: JSONObject = JSONObject(), to out: inout [UInt8]) {
+    /// `extra`: appends more members at the end, each after a comma (`permissions` and `sandbox`, see
+    /// `SkillHost.writeListMembers`; none of the names above). The members are written one by one
+    /// after the manifest's bytes, straight from the values, with no JSON tree around them.
+    public func writeListJSON(health: SkillHealth?, shadows: [ShadowedSkill], to out: inout [UInt8],
+                              extra: (inout [UInt8]) -> Void = { _ in }) {
         guard manifestText.last == 0x7d, manifestText.count > 2 else {
             JSON.object(JSONObject([("id", .string(id))])).write(to: &out)
             return
@@ -23,7 +24,7 @@ extension RegisteredSkill {
         out.append(contentsOf: #","health":"#.utf8)
         JSON.writeString(health?.state.rawValue ?? "ok", to: &out)
         out.append(contentsOf: #","healthDetail":"#.utf8)
-        (health ?? SkillHealth()).detailJSON.write(to: &out)
+        (health ?? SkillHealth()).writeDetailJSON(to: &out)
         out.append(contentsOf: #","shadows":["#.utf8)
         for (k, s) in shadows.enumerated() {
             if k > 0 { out.append(0x2c) }
@@ -34,12 +35,7 @@ extension RegisteredSkill {
             out.append(0x7d)
         }
         out.append(0x5d)
-        for m in more {
-            out.append(0x2c)
-            JSON.writeString(m.key, to: &out)
-            out.append(0x3a)
-            m.value.write(to: &out)
-        }
+        extra(&out)
         out.append(0x7d)
     }
 }

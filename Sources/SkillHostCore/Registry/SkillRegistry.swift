@@ -75,6 +75,42 @@ public struct IntentConflict: Sendable {
     public var intent: String
     /// In call order: the first one answers.
     public var bindings: [IntentBinding]
+
+    /// `{"intent","skills":[{"id","priority","confidence","path"}, …],"chosen"}`, as `list --json` and
+    /// `doctor --json` print it.
+    public var json: JSON {
+        .object(JSONObject([("intent", .string(intent)),
+                            ("skills", .array(bindings.map { b in
+                                .object(JSONObject([("id", .string(b.skill.id)), ("priority", .int(Int64(b.intent.priority))),
+                                                    ("confidence", .double(b.intent.confidence)), ("path", .string(b.skill.file.path))]))
+                            })),
+                            ("chosen", .string(bindings[0].skill.id))]))
+    }
+
+    /// Appends `json`'s text, written straight from the values (a conflict among many copies of a
+    /// skill names every one of them).
+    public func writeJSON(to out: inout [UInt8]) {
+        ListJSONBytes.raw(#"{"intent":"#, to: &out)
+        JSON.writeString(intent, to: &out)
+        ListJSONBytes.raw(#","skills":"#, to: &out)
+        out.append(0x5b)
+        for (k, b) in bindings.enumerated() {
+            if k > 0 { out.append(0x2c) }
+            ListJSONBytes.raw(#"{"id":"#, to: &out)
+            JSON.writeString(b.skill.id, to: &out)
+            ListJSONBytes.raw(#","priority":"#, to: &out)
+            ListJSONBytes.int(Int(b.intent.priority), to: &out)
+            ListJSONBytes.raw(#","confidence":"#, to: &out)
+            JSON.double(b.intent.confidence).write(to: &out)
+            ListJSONBytes.raw(#","path":"#, to: &out)
+            JSON.writeString(b.skill.file.path, to: &out)
+            out.append(0x7d)
+        }
+        out.append(0x5d)
+        ListJSONBytes.raw(#","chosen":"#, to: &out)
+        JSON.writeString(bindings[0].skill.id, to: &out)
+        out.append(0x7d)
+    }
 }
 
 /// Intent → skills, ordered by declared priority (higher first), then confidence (higher first), then
@@ -94,22 +130,25 @@ public final class SkillRegistry: Sendable {
     public init(_ skills: [RegisteredSkill]) {
         self.skills = skills.sorted { $0.id < $1.id }
         var map: [String: [IntentBinding]] = [:]
-        for s in self.skills {
-            for i in s.summary.intents { map[i.address, default: []].append(IntentBinding(skill: s, intent: i)) }
-        }
+        map.reserveCapacity(self.skills.count * 2)
+        // Only names served in a version above 1: the address of version 1 is the bare name, which
+        // `bindings(for:)` falls back to (most registries: this stays empty).
         var newest: [String: IntentSummary] = [:]
         for s in self.skills {
-            for i in s.summary.intents where i.version > newest[i.name]?.version ?? 0 { newest[i.name] = i }
+            for i in s.summary.intents {
+                map[i.address, default: []].append(IntentBinding(skill: s, intent: i))
+                if i.version > 1 && i.version > newest[i.name]?.version ?? 0 { newest[i.name] = i }
+            }
         }
         self.newest = newest.mapValues(\.address)
-        for (k, v) in map {
-            map[k] = v.sorted {
+        // mapValues keeps the table as it is (no rehashing); a list of one needs no sorting.
+        byIntent = map.mapValues { v in
+            v.count < 2 ? v : v.sorted {
                 ($0.intent.priority, $0.intent.confidence) != ($1.intent.priority, $1.intent.confidence)
                     ? ($0.intent.priority, $0.intent.confidence) > ($1.intent.priority, $1.intent.confidence)
                     : $0.skill.id < $1.skill.id
             }
         }
-        byIntent = map
         byID = Dictionary(uniqueKeysWithValues: self.skills.map { ($0.id, $0) })
     }
 

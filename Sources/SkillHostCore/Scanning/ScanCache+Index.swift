@@ -1,3 +1,4 @@
+import Glibc
 import SkillWire
 
 extension ScanCache {
@@ -65,6 +66,7 @@ private struct IndexReader {
         return p.i < p.b.count ? p.b[p.i] : nil
     }
 
+    /// Any value, as a tree (a refusal, requested permissions: rare or small).
     mutating func value() throws(JSONParseError) -> JSON {
         p.skipSpace()
         return try p.value(depth: 1)
@@ -75,10 +77,82 @@ private struct IndexReader {
         return try p.string()
     }
 
+    /// An integer as `save()` writes it: `-?(0|[1-9][0-9]*)` within Int64, read from the bytes (no
+    /// text, no JSON value). A fraction, an exponent or an overflow throws (the cache is dropped).
     mutating func int() throws(JSONParseError) -> Int64 {
-        guard let n = try value().intValue else { throw wrong("an integer") }
+        p.skipSpace()
+        let negative = p.i < p.b.count && p.b[p.i] == UInt8(ascii: "-")
+        if negative { p.i += 1 }
+        let start = p.i
+        var n: Int64 = 0
+        while p.i < p.b.count, case let d = p.b[p.i] &- 0x30, d < 10 {
+            let (m, o1) = n.multipliedReportingOverflow(by: 10)
+            let (a, o2) = negative ? m.subtractingReportingOverflow(Int64(d)) : m.addingReportingOverflow(Int64(d))
+            guard !o1 && !o2 else { throw wrong("an integer within 64 bits") }
+            n = a
+            p.i += 1
+        }
+        let digits = p.i - start
+        guard digits > 0, digits == 1 || p.b[start] != 0x30 else { throw wrong("an integer") }
+        if let c = next(), c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { throw wrong("an integer") }
         return n
     }
+
+    /// `true` or `false`.
+    mutating func bool() throws(JSONParseError) -> Bool {
+        switch next() {
+        case UInt8(ascii: "t"): try p.literal("true"); return true
+        case UInt8(ascii: "f"): try p.literal("false"); return false
+        default: throw wrong("true or false")
+        }
+    }
+
+    /// A string, or `null` (nil).
+    mutating func optionalString() throws(JSONParseError) -> String? {
+        if next() == UInt8(ascii: "n") { try p.literal("null"); return nil }
+        return try string()
+    }
+
+    /// A number (an intent's confidence). Skills of one kind repeat the same few confidences, so the
+    /// last text read and its value are kept: the same bytes again are not converted again.
+    mutating func double() throws(JSONParseError) -> Double {
+        p.skipSpace()
+        let start = p.i
+        var end = start
+        while end < p.b.count, Self.numberBytes.contains(p.b[end]) { end += 1 }
+        if let last = lastNumber, last.count == end - start,
+           memcmp(p.b.baseAddress! + last.start, p.b.baseAddress! + start, last.count) == 0 {
+            p.i = end
+            return last.value
+        }
+        guard p.i < p.b.count, p.b[p.i] == UInt8(ascii: "-") || (0x30...0x39).contains(p.b[p.i]),
+              let v = try p.number().doubleValue else { throw wrong("a number") }
+        lastNumber = (start, p.i - start, v)
+        return v
+    }
+    var lastNumber: (start: Int, count: Int, value: Double)? = nil
+    private static let numberBytes = Set("-+.0123456789eE".utf8)
+
+    /// Whether the string token here (its bytes from quote to quote, escapes as written) is the one
+    /// at `span`: then it is skipped, and the caller reuses what it read there, not decoded nor
+    /// allocated again. Skills share a vendor, a category, a toolchain and often a version.
+    mutating func skipRepeat(of span: Range<Int>?) -> Bool {
+        guard next() == UInt8(ascii: "\""), let span else { return false }
+        let start = p.i
+        var end = start + 1
+        while end < p.b.count, p.b[end] != UInt8(ascii: "\"") { end += p.b[end] == UInt8(ascii: "\\") ? 2 : 1 }
+        end += 1
+        guard span.count == end - start, end <= p.b.count, memcmp(p.b.baseAddress! + span.lowerBound, p.b.baseAddress! + start, span.count) == 0 else {
+            return false
+        }
+        p.i = end
+        return true
+    }
+    /// The last text read for these members of a summary (see `skipRepeat`), and its value.
+    var lastVersion: (span: Range<Int>, value: SemanticVersion)? = nil
+    var lastCategory: (span: Range<Int>, value: String)? = nil
+    var lastVendor: (span: Range<Int>, value: String)? = nil
+    var lastToolchain: (span: Range<Int>, value: String)? = nil
 
     /// `[item, item, …]`
     mutating func list(_ item: (inout IndexReader) throws(JSONParseError) -> Void) throws(JSONParseError) {
@@ -97,12 +171,19 @@ private struct IndexReader {
     mutating func row() throws(JSONParseError) -> ScanCache.IndexRow {
         try expect(UInt8(ascii: "["))
         let path = try string()
-        var n: [Int64] = []
-        for _ in 0..<5 { try expect(UInt8(ascii: ",")); n.append(try int()) }
-        guard let mode = UInt32(exactly: n[4]) else { throw wrong("a file mode") }
-        let key = ScanCache.Key(inode: UInt64(bitPattern: n[0]), size: n[1], mtimeNs: n[2], ctimeNs: n[3], mode: mode)
         try expect(UInt8(ascii: ","))
-        let sha256 = try value().stringValue
+        let inode = try int()
+        try expect(UInt8(ascii: ","))
+        let size = try int()
+        try expect(UInt8(ascii: ","))
+        let mtimeNs = try int()
+        try expect(UInt8(ascii: ","))
+        let ctimeNs = try int()
+        try expect(UInt8(ascii: ","))
+        guard let mode = UInt32(exactly: try int()) else { throw wrong("a file mode") }
+        let key = ScanCache.Key(inode: UInt64(bitPattern: inode), size: size, mtimeNs: mtimeNs, ctimeNs: ctimeNs, mode: mode)
+        try expect(UInt8(ascii: ","))
+        let sha256 = try optionalString()
         try expect(UInt8(ascii: ","))
         let body: ScanCache.IndexRow.Body
         if next() == UInt8(ascii: "[") {
@@ -126,29 +207,55 @@ private struct IndexReader {
     /// confidence, version], …], abiMinorRequired(, requestedPermissions)]`
     mutating func summary() throws(JSONParseError) -> SkillSummary {
         try expect(UInt8(ascii: "["))
-        var text: [String] = []
-        for k in 0..<6 {
-            if k > 0 { try expect(UInt8(ascii: ",")) }
-            text.append(try string())
+        let id = try string()
+        try expect(UInt8(ascii: ","))
+        let name = try string()
+        try expect(UInt8(ascii: ","))
+        let version: SemanticVersion
+        if skipRepeat(of: lastVersion?.span) { version = lastVersion!.value } else {
+            let start = p.i
+            guard let v = SemanticVersion(try string()) else { throw wrong("a semantic version") }
+            (version, lastVersion) = (v, (start..<p.i, v))
         }
-        guard let version = SemanticVersion(text[2]) else { throw wrong("a semantic version") }
+        try expect(UInt8(ascii: ","))
+        let category: String
+        if skipRepeat(of: lastCategory?.span) { category = lastCategory!.value } else {
+            let start = p.i
+            category = try string()
+            lastCategory = (start..<p.i, category)
+        }
+        try expect(UInt8(ascii: ","))
+        let vendor: String
+        if skipRepeat(of: lastVendor?.span) { vendor = lastVendor!.value } else {
+            let start = p.i
+            vendor = try string()
+            lastVendor = (start..<p.i, vendor)
+        }
+        try expect(UInt8(ascii: ","))
+        let description = try string()
         try expect(UInt8(ascii: ","))
         guard let major = UInt32(exactly: try int()) else { throw wrong("an ABI major") }
         try expect(UInt8(ascii: ","))
         guard let minor = UInt32(exactly: try int()) else { throw wrong("an ABI minor") }
         try expect(UInt8(ascii: ","))
-        let toolchain = try value().stringValue
+        let toolchain: String?
+        if skipRepeat(of: lastToolchain?.span) { toolchain = lastToolchain!.value } else {
+            let start = p.i
+            toolchain = try optionalString()
+            if let t = toolchain { lastToolchain = (start..<p.i, t) }
+        }
         try expect(UInt8(ascii: ","))
-        let threadSafe = try value().boolValue ?? false
+        let threadSafe = try bool()
         try expect(UInt8(ascii: ","))
-        let hasHealth = try value().boolValue ?? false
+        let hasHealth = try bool()
         try expect(UInt8(ascii: ","))
         var intents: [IntentSummary] = []
+        intents.reserveCapacity(4)
         try list { (r: inout IndexReader) throws(JSONParseError) in intents.append(try r.intent()) }
         try expect(UInt8(ascii: ","))
-        guard let required = UInt32(exactly: try value().intValue ?? 0) else { throw wrong("an ABI minor") }
-        var summary = SkillSummary(identity: SkillIdentity(id: text[0], name: text[1], version: version, category: text[3],
-                                                           vendor: text[4], description: text[5], toolchain: toolchain,
+        guard let required = UInt32(exactly: try int()) else { throw wrong("an ABI minor") }
+        var summary = SkillSummary(identity: SkillIdentity(id: id, name: name, version: version, category: category,
+                                                           vendor: vendor, description: description, toolchain: toolchain,
                                                            abiMajor: major, abiMinor: minor, abiMinorRequired: required,
                                                            threadSafe: threadSafe, hasHealth: hasHealth),
                                    intents: intents)
@@ -171,7 +278,7 @@ private struct IndexReader {
         try expect(UInt8(ascii: ","))
         guard let priority = Int32(exactly: try int()) else { throw wrong("an intent priority") }
         try expect(UInt8(ascii: ","))
-        guard let confidence = try value().doubleValue else { throw wrong("a confidence") }
+        let confidence = try double()
         try expect(UInt8(ascii: ","))
         let version = Int(try int())
         try expect(UInt8(ascii: "]"))

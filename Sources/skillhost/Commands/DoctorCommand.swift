@@ -35,7 +35,7 @@ enum DoctorCommand {
                 ("installFolder", .string(PathText.absolute(host.installFolder.path))),
                 ("skills", .int(Int64(host.registry.skills.count))),
                 ("refused", .array(refusals.map(\.json))),
-                ("conflicts", .array(conflicts.map(ListCommand.conflictJSON))),
+                ("conflicts", .array(conflicts.map(\.json))),
                 ("shadowed", .array(host.scan.shadowed.map(\.json))),
                 ("unhealthy", .array(unhealthy.map { u in
                     .object(JSONObject([("id", .string(u.id)), ("health", .string(u.health.state.rawValue)),

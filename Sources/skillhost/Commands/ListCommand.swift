@@ -10,28 +10,35 @@ enum ListCommand {
         _ = Unmanaged.passRetained(host)
         let health = host.lastHealth()
         let all = args.flag("--all")
+        // Each read of `scan` or `registry` takes a lock and copies: once here, not once per skill.
+        let (scan, registry) = (host.scan, host.registry)
         if args.flag("--json") {
             // One shape whatever the flags (--all changes only the text): written member by member,
             // each skill's manifest text as the scan stored it.
             var out: [UInt8] = Array(#"{"version":"#.utf8)
-            out.reserveCapacity(host.registry.skills.reduce(4096) { $0 + $1.manifestText.count + 1024 })
+            out.reserveCapacity(registry.skills.reduce(4096) { $0 + $1.manifestText.count + 1024 })
             JSON.string(BuildInfo.version).write(to: &out)
             out.append(contentsOf: #","skills":["#.utf8)
-            for (i, s) in host.registry.skills.enumerated() {
+            for (i, s) in registry.skills.enumerated() {
                 if i > 0 { out.append(0x2c) }
-                s.writeListJSON(health: health[s.id], shadows: host.scan.shadowed(by: s.id), extra: host.listMembers(of: s), to: &out)
+                s.writeListJSON(health: health[s.id], shadows: scan.shadowed(by: s.id), to: &out) { host.writeListMembers(of: s, to: &$0) }
             }
             out.append(contentsOf: #"],"refused":"#.utf8)
-            JSON.array(host.scan.refusals.map(\.json)).write(to: &out)
+            JSON.array(scan.refusals.map(\.json)).write(to: &out)
             out.append(contentsOf: #","shadowed":"#.utf8)
-            JSON.array(host.scan.shadowed.map(\.json)).write(to: &out)
+            JSON.array(scan.shadowed.map(\.json)).write(to: &out)
             out.append(contentsOf: #","conflicts":"#.utf8)
-            JSON.array(host.registry.conflicts.map(conflictJSON)).write(to: &out)
+            out.append(0x5b)
+            for (k, c) in registry.conflicts.enumerated() {
+                if k > 0 { out.append(0x2c) }
+                c.writeJSON(to: &out)
+            }
+            out.append(0x5d)
             out.append(contentsOf: "}\n".utf8)
             ProtectedOutput.write(bytes: out)
             return 0
         }
-        let rows = host.registry.skills.map { s in
+        let rows = registry.skills.map { s in
             [s.id, s.summary.version.description, s.summary.category, s.summary.abi, s.isolation.rawValue,
              health[s.id]?.state.rawValue ?? "ok", host.sandboxStatus(of: s).mode, s.summary.intents.map(\.address).joined(separator: ", ")]
         }
@@ -40,30 +47,21 @@ enum ListCommand {
         } else {
             Out.print(Out.table(["ID", "VERSION", "CATEGORY", "ABI", "ISOLATION", "HEALTH", "SANDBOX", "INTENTS"], rows))
         }
-        let intents = host.registry.intentNames.count
+        let intents = registry.intentNames.count
         var summary = "\(rows.count) skill\(rows.count == 1 ? "" : "s"), \(intents) intent\(intents == 1 ? "" : "s")."
-        if !host.scan.refusals.isEmpty {
-            summary += " \(host.scan.refusals.count) file\(host.scan.refusals.count == 1 ? " was" : "s were") refused" + (all ? ":" : " (see `skillhost list --all` or `skillhost doctor`).")
+        if !scan.refusals.isEmpty {
+            summary += " \(scan.refusals.count) file\(scan.refusals.count == 1 ? " was" : "s were") refused" + (all ? ":" : " (see `skillhost list --all` or `skillhost doctor`).")
         }
         Out.print(summary)
-        for s in host.scan.shadowed {
+        for s in scan.shadowed {
             Out.print("shadowed: \(Out.safe(s.skill.summary.id)) \(s.skill.summary.version) (\(Out.safe(s.skill.file.path))) by version \(s.byVersion) (\(Out.safe(s.byPath)))")
         }
-        for c in host.registry.conflicts {
+        for c in registry.conflicts {
             Out.print(Out.safe("conflict: \(c.intent) is declared by \(c.bindings.map { "\($0.skill.id) (priority \($0.intent.priority))" }.joined(separator: ", ")); calls go to \(c.bindings[0].skill.id)"))
         }
         if all {
-            for r in host.scan.refusals { Out.print("refused [\(r.reason.rawValue)] \(Out.safe(r.message))") }
+            for r in scan.refusals { Out.print("refused [\(r.reason.rawValue)] \(Out.safe(r.message))") }
         }
         return 0
-    }
-
-    static func conflictJSON(_ c: IntentConflict) -> JSON {
-        .object(JSONObject([("intent", .string(c.intent)),
-                            ("skills", .array(c.bindings.map { b in
-                                .object(JSONObject([("id", .string(b.skill.id)), ("priority", .int(Int64(b.intent.priority))),
-                                                    ("confidence", .double(b.intent.confidence)), ("path", .string(b.skill.file.path))]))
-                            })),
-                            ("chosen", .string(c.bindings[0].skill.id))]))
     }
 }
