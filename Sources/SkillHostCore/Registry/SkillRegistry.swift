@@ -155,7 +155,9 @@ public final class SkillRegistry: Sendable {
     /// The skills that serve `intent` ("name", "name@N"), in the order calls try them.
     public func bindings(for intent: String) -> [IntentBinding] {
         guard let (name, version) = IntentAddress.parse(intent) else { return [] }
-        let key = version.map { IntentAddress.format(name, $0) } ?? newest[name] ?? name
+        // `newest` is empty unless a skill serves an intent in a version above 1: then no lookup
+        // (a hashed lookup on every call, for nothing).
+        let key = version.map { IntentAddress.format(name, $0) } ?? (newest.isEmpty ? name : newest[name] ?? name)
         return byIntent[key] ?? []
     }
 
