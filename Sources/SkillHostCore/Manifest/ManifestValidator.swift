@@ -296,24 +296,19 @@ enum ManifestValidator {
     private static func isLower(_ c: UInt8) -> Bool { c >= 0x61 && c <= 0x7a }
     private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 
-    /// `^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$` (see skh_skill.id). One pass, no split.
+    /// `^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$` (see skh_skill.id).
     static func isReverseDNS(_ s: String) -> Bool {
-        var parts = 1, length = 0
-        for c in s.utf8 {
-            if c == 0x2e {
-                guard length > 0 else { return false }
-                parts += 1
-                length = 0
-                continue
-            }
-            guard length == 0 ? isLower(c) : isLower(c) || isDigit(c) || c == 0x2d || c == 0x5f else { return false }
-            length += 1
-        }
-        return parts >= 2 && length > 0
+        isDotted(s, first: isLower) { isLower($0) || isDigit($0) || $0 == 0x2d || $0 == 0x5f }
     }
 
-    /// Two or more dot-separated segments of `[a-z0-9_]`. One pass, no split.
+    /// Two or more dot-separated segments of `[a-z0-9_]`.
     static func isIntentName(_ s: String) -> Bool {
+        isDotted(s, first: { isLower($0) || isDigit($0) || $0 == 0x5f }) { isLower($0) || isDigit($0) || $0 == 0x5f }
+    }
+
+    /// Two or more non-empty dot-separated segments, each starting with a byte `first` accepts and
+    /// going on with bytes `rest` accepts. One pass, no split.
+    private static func isDotted(_ s: String, first: (UInt8) -> Bool, rest: (UInt8) -> Bool) -> Bool {
         var parts = 1, length = 0
         for c in s.utf8 {
             if c == 0x2e {
@@ -322,7 +317,7 @@ enum ManifestValidator {
                 length = 0
                 continue
             }
-            guard isLower(c) || isDigit(c) || c == 0x5f else { return false }
+            guard length == 0 ? first(c) : rest(c) else { return false }
             length += 1
         }
         return parts >= 2 && length > 0
