@@ -14,9 +14,15 @@ public enum JSONScan {
         public let keyText: Range<Int>
         public let value: Range<Int>
 
+        public init(keyText: Range<Int>, value: Range<Int>) { (self.keyText, self.value) = (keyText, value) }
+
         /// The key, unescaped.
         public func key(in bytes: UnsafeBufferPointer<UInt8>) -> String { JSONScan.string(bytes, keyText) ?? "" }
     }
+
+    /// JSON's white space: space, tab, line feed, carriage return.
+    @inline(__always)
+    public static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d }
 
     /// True when `bytes[range]` are exactly `word`'s bytes.
     @inline(__always)
@@ -146,7 +152,7 @@ public enum JSONScan {
 
     static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var i = start
-        while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0a || b[i] == 0x0d { i += 1 }
+        while i < b.count, isSpace(b[i]) { i += 1 }
         return i
     }
 

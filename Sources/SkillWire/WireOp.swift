@@ -70,7 +70,7 @@ extension WireOp {
 
 extension Line {
     /// A frame under construction: 4 bytes for the length (filled in by `Frame.sealInPlace` when it is
-    /// sent), then `{"op":"<op>"`. Add members with `key`; close the object with `close()`.
+    /// sent), then `{"op":"<op>"`. Add members with `key(_: WireKey)`; `sealed()` closes the object.
     public static func frame(_ op: WireOp) -> Line {
         var l = Line()
         l.bytes.reserveCapacity(256)

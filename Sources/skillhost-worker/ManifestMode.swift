@@ -50,7 +50,7 @@ extension Line {
     mutating func jsonText(_ p: UnsafePointer<CChar>?) {
         guard let p else { return raw("null") }
         let u = UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
-        guard let first = u.first(where: { !Line.isSpace($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+        guard let first = u.first(where: { !JSONScan.isSpace($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
               JSONScan.isValid(u, maxDepth: JSONLimits.maxDepth) else { return field(p) }
         let start = bytes.count
         minified(u)
@@ -59,8 +59,6 @@ extension Line {
             quoted(u)
         }
     }
-
-    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09 }
 
     /// Appends valid JSON text `u` without the white space between its tokens (runs copied whole).
     mutating func minified(_ u: UnsafeBufferPointer<UInt8>) {
@@ -72,7 +70,7 @@ extension Line {
                 if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
             } else if c == 0x22 {
                 inString = true
-            } else if Line.isSpace(c) {
+            } else if JSONScan.isSpace(c) {
                 if i > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
                 start = i + 1
             }

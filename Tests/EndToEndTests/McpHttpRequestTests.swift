@@ -147,16 +147,7 @@ final class McpHttpRequestTests: McpHttpTestCase {
         let sent = Date()
         let fd = try s.send(post(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"fixture-block","arguments":{"ms":3000}}}"#))
         defer { close(fd) }
-        var buf = [UInt8](repeating: 0, count: 65536)
-        func readUntil(_ marker: String) -> String {
-            var text = ""
-            while !text.contains(marker) {
-                let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if n <= 0 { break }
-                text += String(decoding: buf[..<n], as: UTF8.self)
-            }
-            return text
-        }
+        func readUntil(_ marker: String) -> String { McpHttpServerProcess.read(fd, until: marker) }
         let head = readUntil("\r\n\r\n")
         XCTAssertLessThan(Date().timeIntervalSince(sent), 1.0, "the head comes while the call still blocks: \(head)")
         XCTAssertTrue(head.hasPrefix("HTTP/1.1 200 OK\r\n") && head.contains("text/event-stream"), head)

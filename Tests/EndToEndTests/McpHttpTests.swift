@@ -66,6 +66,18 @@ final class McpHttpServerProcess: @unchecked Sendable {
         return out
     }
 
+    /// What `fd` delivers until `marker` has arrived (or the server closes it, or the read times out).
+    static func read(_ fd: Int32, until marker: String) -> String {
+        var text = ""
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while !text.contains(marker) {
+            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            text += String(decoding: buf[..<n], as: UTF8.self)
+        }
+        return text
+    }
+
     /// Sends `raw` on a new connection (reads time out after 20 s) and returns the socket, for the
     /// caller to read and close.
     func send(_ raw: [UInt8]) throws -> Int32 {
@@ -268,12 +280,7 @@ final class McpHttpTests: McpHttpTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(sent), 1.0, "the head comes before the 1.5 s result: \(head)")
         XCTAssertTrue(head.hasPrefix("HTTP/1.1 200 OK\r\n") && head.contains("text/event-stream"), head)
         XCTAssertFalse(head.contains("sleptMs"), "the result is not there yet: \(head)")
-        var rest = ""
-        while !rest.contains("0\r\n\r\n") {
-            let more = firstRead(slow)
-            if more.isEmpty { break }
-            rest += more
-        }
+        let rest = McpHttpServerProcess.read(slow, until: "0\r\n\r\n")
         XCTAssertTrue(rest.contains(#""sleptMs":1500"#), rest)
         let quick = try post(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"fixture-echo","arguments":{"text":"whole"}}}"#)
         defer { close(quick) }

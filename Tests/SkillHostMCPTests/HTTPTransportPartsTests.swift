@@ -139,7 +139,7 @@ final class HTTPTransportPartsTests: XCTestCase {
                     "127.0.0.1:", "127.0.0.1:99999", "[::1", "a b:9000", "::1:9000"] {
             XCTAssertFalse(access.hostAllowed(bad, boundPort: 9000, loopback: true), bad ?? "nil")
         }
-        XCTAssertTrue(access.hostAllowed(nil, boundPort: 80, loopback: false) == false, "beyond loopback with --allow-host: checked")
+        XCTAssertFalse(access.hostAllowed(nil, boundPort: 80, loopback: false), "beyond loopback with --allow-host: checked")
         XCTAssertTrue(HTTPAccess(token: "t", allowedOrigins: []).hostAllowed("anything.example", boundPort: 80, loopback: false),
                       "beyond loopback without --allow-host: not checked (the token is)")
         XCTAssertTrue(HTTPAccess(token: nil, allowedOrigins: []).hostAllowed("127.0.0.1", boundPort: 80, loopback: true), "no port is port 80")

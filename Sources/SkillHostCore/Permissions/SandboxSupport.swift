@@ -150,7 +150,7 @@ extension SkillHost {
         ListJSONBytes.raw(#","granted":"#, to: &out)
         granted.writeJSON(to: &out)
         ListJSONBytes.raw(#","missing":"#, to: &out)
-        ListJSONBytes.strings(requested.isEmpty ? [] : requested.missing(from: granted), to: &out)
+        ListJSONBytes.strings(requested.missing(from: granted), to: &out)
         ListJSONBytes.raw(#","unresolved":"#, to: &out)
         ListJSONBytes.strings(unresolved(granted, of: skill), to: &out)
         out.append(0x7d)

@@ -9,14 +9,14 @@ import SkillWire
 /// the whole line is built and torn down.
 struct ScanAnswer: Sendable {
     let bytes: [UInt8]
-    let members: [AnswerFields.Member]
+    let members: [JSONScan.Member]
 
     /// Nil when `bytes` are not one JSON object within `ManifestValidator.answerDepth`. This is the
     /// one check of the line's grammar: everything inside is then only split (`CheckedJSON`).
     init?(_ bytes: [UInt8]) {
         guard let m = bytes.withUnsafeBufferPointer({ JSONScan.members($0, maxDepth: ManifestValidator.answerDepth) }) else { return nil }
         self.bytes = bytes
-        members = m.map { AnswerFields.Member(key: $0.keyText, value: $0.value) }
+        members = m
     }
 
     /// The answer whose text is `json`'s (answers built by hand: tests); nil as for its text.
@@ -42,17 +42,11 @@ struct ScanAnswer: Sendable {
 /// (only a forged answer does that) reads as one of its values, which is validated like any other.
 /// Valid while the bytes it reads are (inside `ScanAnswer.read`).
 struct AnswerFields {
-    /// Where a member's key text (quotes included) and its value are.
-    struct Member: Sendable {
-        let key: Range<Int>
-        let value: Range<Int>
-    }
-
     let bytes: UnsafeBufferPointer<UInt8>
-    private let members: [Member]
+    private let members: [JSONScan.Member]
     private var next = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, _ members: [Member]) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, _ members: [JSONScan.Member]) {
         self.bytes = bytes
         self.members = members
     }
@@ -68,14 +62,14 @@ struct AnswerFields {
         CheckedJSON.elements(bytes, range)
     }
 
-    private func keyIs(_ m: Member, _ key: StaticString) -> Bool {
-        let inner = (m.key.lowerBound + 1)..<(m.key.upperBound - 1)
+    private func keyIs(_ m: JSONScan.Member, _ key: StaticString) -> Bool {
+        let inner = (m.keyText.lowerBound + 1)..<(m.keyText.upperBound - 1)
         if inner.count == key.utf8CodeUnitCount, memcmp(bytes.baseAddress! + inner.lowerBound, key.utf8Start, inner.count) == 0 {
             return true
         }
         // A key written with escapes (never by the scan process) is compared unescaped.
         guard bytes[inner].contains(0x5c) else { return false }
-        return JSONScan.string(bytes, m.key) == key.description
+        return JSONScan.string(bytes, m.keyText) == key.description
     }
 
     /// Where the value of `key` is.
@@ -129,11 +123,10 @@ struct AnswerFields {
 /// are followed (a string's end found with `memchr`), nothing is checked again. Nil (or an empty
 /// result) wherever the bytes turn out not to be the expected value, never a trap.
 enum CheckedJSON {
-    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09 }
 
     static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
         var i = i
-        while i < end, isSpace(b[i]) { i += 1 }
+        while i < end, JSONScan.isSpace(b[i]) { i += 1 }
         return i
     }
 
@@ -177,17 +170,17 @@ enum CheckedJSON {
             return nil
         default:
             var j = i
-            while j < end, !isSpace(b[j]), b[j] != 0x2c, b[j] != 0x7d, b[j] != 0x5d { j += 1 }
+            while j < end, !JSONScan.isSpace(b[j]), b[j] != 0x2c, b[j] != 0x7d, b[j] != 0x5d { j += 1 }
             return j
         }
     }
 
     /// The members of the object that is all of `b` (white space around it allowed).
-    static func members(_ b: UnsafeBufferPointer<UInt8>) -> [AnswerFields.Member]? {
+    static func members(_ b: UnsafeBufferPointer<UInt8>) -> [JSONScan.Member]? {
         let end = b.count
         var i = skipSpace(b, 0, end)
         guard i < end, b[i] == 0x7b else { return nil }
-        var out: [AnswerFields.Member] = []
+        var out: [JSONScan.Member] = []
         out.reserveCapacity(16)
         i = skipSpace(b, i + 1, end)
         if i < end, b[i] == 0x7d { return out }
@@ -198,7 +191,7 @@ enum CheckedJSON {
             guard i < end, b[i] == 0x3a else { return nil }
             i = skipSpace(b, i + 1, end)
             guard let valueEnd = valueEnd(b, i, end) else { return nil }
-            out.append(AnswerFields.Member(key: key, value: i..<valueEnd))
+            out.append(JSONScan.Member(keyText: key, value: i..<valueEnd))
             i = skipSpace(b, valueEnd, end)
             guard i < end else { return nil }
             if b[i] == 0x7d { return out }

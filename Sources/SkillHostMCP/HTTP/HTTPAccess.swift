@@ -55,7 +55,7 @@ public struct HTTPAccess: Sendable {
             name = t[..<colon]
             portText = t[t.index(after: colon)...]
         }
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-._[]:".contains($0) }), name.allSatisfy(\.isASCII) else { return nil }
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._[]:".contains($0)) }) else { return nil }
         guard let portText else { return (String(name), nil) }
         guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isWholeNumber), let port = Int(portText), port <= 65535 else { return nil }
         return (String(name), port)
@@ -78,19 +78,8 @@ public struct HTTPAccess: Sendable {
         let o = Self.normalized(origin)
         if allowedOrigins.contains(o) { return true }
         for scheme in ["http://", "https://"] where o.hasPrefix(scheme) {
-            let rest = o.dropFirst(scheme.count)
-            let host: Substring
-            if rest.hasPrefix("[") {
-                guard let close = rest.firstIndex(of: "]") else { return false }
-                host = rest[...close]
-                let after = rest[rest.index(after: close)...]
-                guard after.isEmpty || (after.hasPrefix(":") && after.dropFirst().allSatisfy(\.isNumber)) else { return false }
-            } else {
-                let parts = rest.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-                host = parts[0]
-                guard parts.count == 1 || (!parts[1].isEmpty && parts[1].allSatisfy(\.isNumber)) else { return false }
-            }
-            return Self.isLoopback(String(host))
+            guard let (name, _) = Self.parseHost(String(o.dropFirst(scheme.count))) else { return false }
+            return Self.isLoopback(name)
         }
         return false
     }

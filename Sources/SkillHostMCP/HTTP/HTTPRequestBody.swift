@@ -41,9 +41,6 @@ struct HTTPBodyReader {
         (self.framing, self.start, self.maxBody, self.maxTrailers, position) = (framing, start, maxBody, maxTrailers, start)
     }
 
-    /// Whether no byte of the body has arrived yet (for `Expect: 100-continue`).
-    func nothingYet(_ buffer: [UInt8]) -> Bool { buffer.count <= start }
-
     /// The whole body and the index just past it in `buffer` once all of it is there; nil while more
     /// must arrive. Throws when the body is malformed or too large (then the connection is closed).
     mutating func read(_ buffer: [UInt8]) throws(HTTPRequestError) -> (body: [UInt8], end: Int)? {

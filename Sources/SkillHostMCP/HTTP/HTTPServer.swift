@@ -5,9 +5,10 @@ import Synchronization
 
 /// A small HTTP/1.1 server on Glibc sockets: one thread accepts, one thread per connection reads its
 /// requests (keep-alive, `Content-Length` and chunked bodies, `HTTPBodyReader`) and hands each whole request to the handler, which
-/// answers at once or starts a streamed response that any thread may finish later. The reader never
-/// runs the work itself (the MCP transport runs calls as tasks); while a stream is open it waits on the
-/// socket to learn whether the client went away, and sends a keep-alive comment every 15 s.
+/// answers at once or starts a streamed response that any thread may finish later. A call may start on
+/// the reader's thread (`MCPHTTPTransport`); one that holds it hands the reading on (`ReaderRelay`,
+/// `serveConnection`). While a stream is open the reader waits on the socket to learn whether the
+/// client went away, and sends a keep-alive comment every 15 s.
 ///
 /// Limits (each answered with its status, then the connection is closed): a head over `maxHead`
 /// bytes (431), a body over `maxBody` decoded or on the wire (413), a malformed head or chunked body
@@ -160,8 +161,9 @@ public final class HTTPServer: Sendable {
             connection.begin(keepAlive: request.keepAlive)
             var handled = Handled.responded
             let stillReading = ReaderRelay.shared.run({ handled = handler(request, connection) }, takeOver: { [self] in
-                // Only a call starts on this thread, and a call answers on a stream started before it.
-                // (Else the held handler answers whole and the connection closes after it.)
+                // A held handler with a stream (a call): the new thread waits for its end, then reads on.
+                // Without one (any request whose handler took long, answering whole): the connection
+                // closes after that answer, and counts as ended from now.
                 guard let stream = connection.stream else {
                     connection.keepAlive = false
                     return ended()
@@ -227,7 +229,7 @@ public final class HTTPServer: Sendable {
                     let (r, framing) = try HTTPRequestParser.parseHead(buffer[..<end], maxBody: limits.maxBody)
                     let body = HTTPBodyReader(framing, start: end, maxBody: limits.maxBody, maxTrailers: limits.maxHead)
                     head = (r, body)
-                    if r.header("expect")?.lowercased() == "100-continue" && framing != .length(0) && body.nothingYet(buffer) {
+                    if r.header("expect")?.lowercased() == "100-continue" && framing != .length(0) && buffer.count <= end {  // no byte of the body yet
                         _ = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     }
                     deadline = HTTPServer.now() + limits.bodyTimeout
