@@ -21,36 +21,34 @@ import Foundation
 /// writes the line, without the call. All members are safe to use from any thread.
 public struct SkillContext: Sendable {
     /// This skill's section of the host configuration, as UTF-8 JSON (an object; `{}` when absent).
-    public let configJSON: [UInt8]
+    public var configJSON: [UInt8] { fields.configJSON }
     /// A directory this skill may keep files in. It may not exist yet: create it on demand.
-    public let dataDirectory: String
+    public var dataDirectory: String { fields.dataDirectory }
     /// BCP 47 tag of the caller, e.g. `"zh-CN"`.
-    public let locale: String
+    public var locale: String { fields.locale }
     /// The caller's time zone.
-    public let timeZone: TimeZone
+    public var timeZone: TimeZone { fields.timeZone }
     /// The instant the request counts as "now" (injectable by the host for tests).
-    public let now: Date
+    public var now: Date { fields.now }
     /// `"human"`, `"automation"` or `"agent"`.
-    public let caller: String
+    public var caller: String { fields.caller }
 
+    /// The members above, shared: a host sends the same context call after call, so the bridge builds
+    /// them once per change and each call's context costs one reference, not one per member.
+    let fields: ContextFields
     let session: CallSession?
 
     /// A context that is not attached to any host: services are no-ops, `isCancelled` is `false`.
     /// For calling `execute` directly from unit tests.
     public init(configJSON: [UInt8] = Array("{}".utf8), dataDirectory: String, locale: String = "en",
                 timeZone: TimeZone = .current, now: Date = Date(), caller: String = "automation") {
-        self.init(configJSON: configJSON, dataDirectory: dataDirectory, locale: locale, timeZone: timeZone,
-                  now: now, caller: caller, session: nil)
+        self.init(fields: ContextFields(configJSON: configJSON, dataDirectory: dataDirectory, locale: locale,
+                                        timeZone: timeZone, now: now, caller: caller),
+                  session: nil)
     }
 
-    init(configJSON: [UInt8], dataDirectory: String, locale: String, timeZone: TimeZone, now: Date,
-         caller: String, session: CallSession?) {
-        self.configJSON = configJSON
-        self.dataDirectory = dataDirectory
-        self.locale = locale
-        self.timeZone = timeZone
-        self.now = now
-        self.caller = caller
+    init(fields: ContextFields, session: CallSession?) {
+        self.fields = fields
         self.session = session
     }
 
@@ -108,4 +106,23 @@ public struct SkillContext: Sendable {
     }
 
     private func clamp(_ v: Int) -> UInt32 { UInt32(clamping: v) }
+}
+
+/// The members of a `SkillContext` other than the call's services; immutable.
+final class ContextFields: Sendable {
+    let configJSON: [UInt8]
+    let dataDirectory: String
+    let locale: String
+    let timeZone: TimeZone
+    let now: Date
+    let caller: String
+
+    init(configJSON: [UInt8], dataDirectory: String, locale: String, timeZone: TimeZone, now: Date, caller: String) {
+        self.configJSON = configJSON
+        self.dataDirectory = dataDirectory
+        self.locale = locale
+        self.timeZone = timeZone
+        self.now = now
+        self.caller = caller
+    }
 }

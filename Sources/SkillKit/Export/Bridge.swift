@@ -37,10 +37,11 @@ enum Bridge {
 
     // MARK: invoke
 
-    /// ABI `invoke`: copies intent, input and context out of the call, then runs `execute` as a task
-    /// that starts on this thread (`Task.immediate`): work that never suspends completes before invoke()
-    /// returns, with no hand-off to another thread; at its first suspension the rest continues on the
-    /// concurrency pool and invoke() returns. Completes the call exactly once.
+    /// ABI `invoke`: copies intent and input out of the call, reads its context (parsed and copied only
+    /// when it differs from the last call's), then runs `execute` as a task that starts on this thread
+    /// (`Task.immediate`): work that never suspends completes before invoke() returns, with no hand-off
+    /// to another thread; at its first suspension the rest continues on the concurrency pool and
+    /// invoke() returns. Completes the call exactly once.
     static func invoke(_ slot: Int, _ call: UnsafePointer<skh_call>?) {
         guard let call else { return }
         let view = CallView(call)
@@ -68,17 +69,26 @@ enum Bridge {
             return
         }
         let input = SkillInput(intent: intent, json: CallView.copy(view.inputJSON, view.inputLength) ?? Array("{}".utf8))
-        let contextJSON = CallView.copy(view.contextJSON, view.contextLength) ?? Array("{}".utf8)
+        let fields = withEmptyObjectIfAbsent(CallView.borrow(view.contextJSON, view.contextLength)) {
+            ContextDecoding.fields(from: $0, skillID: exported.id)
+        }
+        exported.remember(fields)
+        let context = SkillContext(fields: fields, session: session)
         Task.immediate {
-            await run(exported, input: input, contextJSON: contextJSON, session: session)
+            await run(exported.skill, input: input, context: context, session: session)
         }
     }
 
-    private static func run(_ exported: ExportedSkill, input: SkillInput, contextJSON: [UInt8], session: CallSession) async {
-        let context = ContextDecoding.context(from: contextJSON, skillID: exported.id, session: session)
-        exported.remember(configJSON: context.configJSON, dataDirectory: context.dataDirectory)
+    /// `body(bytes)`, or `body` of the bytes of `{}` when `bytes` is nil.
+    private static func withEmptyObjectIfAbsent<R>(_ bytes: UnsafeRawBufferPointer?, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let bytes { return body(bytes) }
+        let empty: StaticString = "{}"
+        return body(UnsafeRawBufferPointer(start: empty.utf8Start, count: empty.utf8CodeUnitCount))
+    }
+
+    private static func run(_ skill: any AgentSkill, input: SkillInput, context: SkillContext, session: CallSession) async {
         do {
-            let result = try await exported.skill.execute(input: input, context: context)
+            let result = try await skill.execute(input: input, context: context)
             session.complete(status: Int32(SKH_STATUS_OK), json: result.json, message: result.message)
         } catch let error as SkillError {
             session.complete(status: error.abiStatus, json: nil, message: error.message.isEmpty ? error.kind : error.message)
@@ -102,10 +112,10 @@ enum Bridge {
         let context: SkillContext
         if let contextJSON {
             // The host passes the context a call would get, so the check uses the real configuration.
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(contextJSON).assumingMemoryBound(to: UInt8.self),
-                                                  count: strlen(contextJSON)))
-            context = ContextDecoding.context(from: bytes, skillID: exported.id, session: CallSession(host: exported.hostServices))
-            exported.remember(configJSON: context.configJSON, dataDirectory: context.dataDirectory)
+            let bytes = UnsafeRawBufferPointer(start: contextJSON, count: strlen(contextJSON))
+            let fields = ContextDecoding.fields(from: bytes, skillID: exported.id)
+            exported.remember(fields)
+            context = SkillContext(fields: fields, session: CallSession(host: exported.hostServices))
         } else {
             context = exported.ambientContext()
         }

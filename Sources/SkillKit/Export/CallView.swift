@@ -37,10 +37,16 @@ struct CallView {
         complete = field(o.complete, CallSession.CompleteFn?.self) ?? nil
     }
 
-    /// A copy of `length` bytes at `text` (all of it up to the NUL when `length` is 0), or `nil`.
-    static func copy(_ text: UnsafePointer<CChar>?, _ length: Int) -> [UInt8]? {
+    /// The `length` bytes at `text` (all of it up to the NUL when `length` is 0), borrowed; `nil` when
+    /// there are none.
+    static func borrow(_ text: UnsafePointer<CChar>?, _ length: Int) -> UnsafeRawBufferPointer? {
         guard let text else { return nil }
         let count = length > 0 ? length : strlen(text)
-        return count == 0 ? nil : Array(UnsafeRawBufferPointer(start: text, count: count))
+        return count == 0 ? nil : UnsafeRawBufferPointer(start: text, count: count)
+    }
+
+    /// A copy of `length` bytes at `text` (all of it up to the NUL when `length` is 0), or `nil`.
+    static func copy(_ text: UnsafePointer<CChar>?, _ length: Int) -> [UInt8]? {
+        borrow(text, length).map { Array($0) }
     }
 }

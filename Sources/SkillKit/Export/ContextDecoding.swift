@@ -1,54 +1,58 @@
 import Foundation
 import Synchronization
 
-/// Builds a `SkillContext` from a call's `context_json` (see `skillhost.h` and `SkillContext` for the
+/// Builds a `SkillContext`'s members from a call's `context_json` (see `skillhost.h` and `SkillContext` for the
 /// members and their defaults). Never fails: unusable members fall back to their defaults.
 enum ContextDecoding {
-    /// The fields of the last context decoded. Hosts send the same bytes for call after call (only
-    /// "now" changes, at most once a second), so the JSON is parsed once per change, not per call.
-    private struct Fields: Sendable {
+    /// The context decoded last. Hosts send the same bytes for call after call (only "now" changes, at
+    /// most once a second), so the JSON is parsed and copied once per change, not per call, and every
+    /// call with those bytes shares one `ContextFields`.
+    private struct Last: Sendable {
         var bytes: [UInt8], skillID: String
-        var configJSON: [UInt8], dataDirectory: String, locale: String, timeZone: TimeZone, now: Date, caller: String
-        var hasNow: Bool
+        var fields: ContextFields
     }
-    private static let last = Mutex<Fields?>(nil)
+    private static let last = Mutex<Last?>(nil)
 
-    static func context(from bytes: [UInt8], skillID: String, session: CallSession?) -> SkillContext {
-        let hit = last.withLock { f -> Fields? in
-            guard let f, f.skillID == skillID, sameBytes(f.bytes, bytes) else { return nil }
-            return f
+    /// The members of the context a call's `context_json` (`bytes`) gives. The bytes are borrowed: read,
+    /// and copied only when they differ from the last call's.
+    static func fields(from bytes: UnsafeRawBufferPointer, skillID: String) -> ContextFields {
+        let hit = last.withLock { l -> ContextFields? in
+            guard let l, l.skillID == skillID, sameBytes(l.bytes, bytes) else { return nil }
+            return l.fields
         }
-        let f = hit ?? decode(bytes, skillID: skillID)
+        if let hit { return hit }
+        let copy = Array(bytes)
+        let (fields, hasNow) = decode(copy, skillID: skillID)
         // Without a "now" member the context means "the current time": nothing to reuse.
-        if hit == nil, f.hasNow { last.withLock { $0 = f } }
-        return SkillContext(configJSON: f.configJSON, dataDirectory: f.dataDirectory, locale: f.locale,
-                            timeZone: f.timeZone, now: f.now, caller: f.caller, session: session)
+        if hasNow { last.withLock { $0 = Last(bytes: copy, skillID: skillID, fields: fields) } }
+        return fields
     }
 
     /// `a == b` with one `memcmp` (Array's `==` compares element by element: ~2 k instructions for a
     /// context, on every call).
-    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    private static func sameBytes(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
         guard !a.isEmpty else { return true }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+        return a.withUnsafeBytes { x in memcmp(x.baseAddress!, b.baseAddress!, x.count) == 0 }
     }
 
-    private static func decode(_ bytes: [UInt8], skillID: String) -> Fields {
+    /// The fields of `bytes`, and whether they name a "now".
+    private static func decode(_ bytes: [UInt8], skillID: String) -> (ContextFields, hasNow: Bool) {
         let object = SkillJSON.object(bytes) as? [String: Any] ?? [:]
         var configJSON = Array("{}".utf8)
         if let config = object["config"] as? [String: Any], !config.isEmpty,
            let data = try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys]) {
             configJSON = Array(data)
         }
-        return Fields(
-            bytes: bytes, skillID: skillID,
+        let now = nonEmpty(object["now"]).flatMap(SkillDates.parseInstant)
+        let fields = ContextFields(
             configJSON: configJSON,
             dataDirectory: nonEmpty(object["dataDir"]) ?? defaultDataDirectory(skillID: skillID),
             locale: nonEmpty(object["locale"]) ?? "en",
             timeZone: nonEmpty(object["timeZone"]).flatMap(TimeZone.init(identifier:)) ?? .current,
-            now: nonEmpty(object["now"]).flatMap(SkillDates.parseInstant) ?? Date(),
-            caller: nonEmpty(object["caller"]) ?? "automation",
-            hasNow: nonEmpty(object["now"]).flatMap(SkillDates.parseInstant) != nil)
+            now: now ?? Date(),
+            caller: nonEmpty(object["caller"]) ?? "automation")
+        return (fields, now != nil)
     }
 
     /// `$XDG_DATA_HOME/skillhost/<id>`, else `$HOME/.local/share/skillhost/<id>`.

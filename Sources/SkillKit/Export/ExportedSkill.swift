@@ -7,17 +7,19 @@ import Synchronization
 final class ExportedSkill: Sendable {
     let skill: any AgentSkill
     let id: String
-    let intentNames: Set<String>
+    /// The intents' addresses. An array: a skill has a few, and comparing a few strings costs less
+    /// than hashing one (this is looked up on every call).
+    let intentNames: [String]
     /// Problems found while building the manifest; logged through the host at `init`.
     let exportWarnings: [String]
 
     private let host = Mutex<HostServices?>(nil)
-    private let ambient = Mutex<(configJSON: [UInt8], dataDirectory: String)?>(nil)
+    private let ambient = Mutex<ContextFields?>(nil)
 
     init(skill: any AgentSkill, intents: [SkillIntent], warnings: [String]) {
         self.skill = skill
         self.id = skill.id
-        self.intentNames = Set(intents.map(\.address))
+        self.intentNames = intents.map(\.address)
         self.exportWarnings = warnings
     }
 
@@ -28,17 +30,17 @@ final class ExportedSkill: Sendable {
 
     var hostServices: HostServices? { host.withLock { $0 } }
 
-    /// Remembers the configuration of a call, for later ambient contexts.
-    func remember(configJSON: [UInt8], dataDirectory: String) {
-        ambient.withLock { $0 = (configJSON, dataDirectory) }
+    /// Remembers the configuration and data directory of a call, for later ambient contexts.
+    func remember(_ fields: ContextFields) {
+        ambient.withLock { if $0 !== fields { $0 = fields } }
     }
 
     /// The context for `setUp` and `healthCheck`: see `SkillContext` ("Ambient context").
     func ambientContext() -> SkillContext {
         let last = ambient.withLock { $0 }
-        return SkillContext(configJSON: last?.configJSON ?? Array("{}".utf8),
-                            dataDirectory: last?.dataDirectory ?? ContextDecoding.defaultDataDirectory(skillID: id),
-                            locale: "en", timeZone: .current, now: Date(), caller: "automation",
-                            session: CallSession(host: hostServices))
+        let fields = ContextFields(configJSON: last?.configJSON ?? Array("{}".utf8),
+                                   dataDirectory: last?.dataDirectory ?? ContextDecoding.defaultDataDirectory(skillID: id),
+                                   locale: "en", timeZone: .current, now: Date(), caller: "automation")
+        return SkillContext(fields: fields, session: CallSession(host: hostServices))
     }
 }

@@ -23,8 +23,6 @@ struct HostServices: @unchecked Sendable {
     let timeLeft: TimeLeftFn?
     /// The host's ABI minor (`skh_host.abi_minor`).
     let abiMinor: UInt32
-    /// The services this SDK knows that the host's table lacks (an older host), by their C names.
-    let missing: [String]
 
     init(_ pointer: UnsafePointer<skh_host>) {
         self.pointer = pointer
@@ -42,9 +40,15 @@ struct HostServices: @unchecked Sendable {
         free = field(MemoryLayout<skh_host>.offset(of: \.free), FreeFn.self)
         timeLeft = field(MemoryLayout<skh_host>.offset(of: \.time_left_ms), TimeLeftFn.self)
         abiMinor = pointer.pointee.abi_minor
-        missing = [("log", log == nil), ("progress", progress == nil), ("is_cancelled", isCancelled == nil),
-                   ("context_get", contextGet == nil), ("context_set", contextSet == nil), ("free", free == nil),
-                   ("time_left_ms", timeLeft == nil)].filter(\.1).map(\.0)
+    }
+
+    /// The services this SDK knows that the host's table lacks (an older host), by their C names.
+    /// Computed when asked (rarely), so the table itself holds no reference: copying it per call
+    /// costs no retain or release.
+    var missing: [String] {
+        [("log", log == nil), ("progress", progress == nil), ("is_cancelled", isCancelled == nil),
+         ("context_get", contextGet == nil), ("context_set", contextSet == nil), ("free", free == nil),
+         ("time_left_ms", timeLeft == nil)].filter(\.1).map(\.0)
     }
 
     func write(_ call: UnsafePointer<skh_call>?, _ level: LogLevel, _ message: String) {
