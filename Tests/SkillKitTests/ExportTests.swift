@@ -154,6 +154,29 @@ final class InvokeBridgeTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(now.timeIntervalSince1970, before.timeIntervalSince1970.rounded(.down))
     }
 
+    /// The bridge reuses the last context's members while the host sends the same bytes: every call must
+    /// still see its own context — after a change, after a change back, with bytes of the same length
+    /// that differ in one place, and with no context at all.
+    func testEachCallSeesItsOwnContextWhenContextsRepeatAndChange() throws {
+        func context(_ locale: String, _ store: String) -> String {
+            #"{"config":{"store":"\#(store)"},"dataDir":"/data/\#(locale)","locale":"\#(locale)","timeZone":"UTC","now":"2025-03-01T09:30:00Z","caller":"agent"}"#
+        }
+        let cases = [context("zh-CN", "/a"), context("zh-CN", "/a"), context("zh-TW", "/a"), context("zh-TW", "/b"),
+                     context("zh-CN", "/a"), context("zh-CN", "/a"), context("pl-PL", "/ä")]
+        for (i, text) in cases.enumerated() {
+            let result = try XCTUnwrap(invoke(probe, intent: "probe.context", input: "{}", context: text).completions.first)
+            let object = try XCTUnwrap(jsonObject(result.json), "call \(i)")
+            let sent = try XCTUnwrap(jsonObject(text))
+            XCTAssertEqual(object["locale"] as? String, sent["locale"] as? String, "call \(i)")
+            XCTAssertEqual(object["dataDirectory"] as? String, sent["dataDir"] as? String, "call \(i)")
+            XCTAssertEqual(object["config"] as? [String: String], sent["config"] as? [String: String], "call \(i)")
+        }
+        let none = try XCTUnwrap(invoke(probe, intent: "probe.context", input: "{}", context: "").completions.first)
+        let object = try XCTUnwrap(jsonObject(none.json))
+        XCTAssertEqual(object["locale"] as? String, "en", "no context after a cached one: the defaults")
+        XCTAssertEqual(object["config"] as? [String: String], [:])
+    }
+
     func testServicesReachTheHostDuringTheCall() throws {
         let (id, completions) = invoke(probe, intent: "probe.services", input: "{}")
         let object = try XCTUnwrap(jsonObject(completions.first?.json))
