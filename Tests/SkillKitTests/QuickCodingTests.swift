@@ -104,7 +104,7 @@ final class QuickCodingTests: XCTestCase {
         assertQuickDecodes(When.self, #"{"at":"2025-03-01T09:30:00+08:00"}"#)
     }
 
-    func testQuickDecodingGivesUpWhereItIsNotSure() {
+    func testQuickDecodingGivesUpWhereItIsNotSure() throws {
         func gaveUp<T: Decodable>(_: T.Type, _ json: String, file: StaticString = #filePath, line: UInt = #line) {
             XCTAssertNil(try? QuickDecoding.decode(T.self, from: Array(json.utf8)), json, file: file, line: line)
         }
@@ -132,5 +132,34 @@ final class QuickCodingTests: XCTestCase {
         }
         gaveUp(Lenient.self, #"{"n":2.0}"#)
         XCTAssertEqual(try SkillInput(intent: "t.t", json: #"{"n":2.0}"#).decode(Lenient.self).n, 2)
+        // …at any depth: the root value's decoder is the pass's state, nested decoders report to it.
+        struct Holder: Decodable, Equatable { let items: [Lenient]; let one: Lenient? }
+        gaveUp([Lenient].self, #"[{"n":1},{"n":2.0}]"#)
+        gaveUp(Holder.self, #"{"items":[],"one":{"n":2.0}}"#)
+        gaveUp([[String: Lenient]].self, #"[{"a":{"n":1}},{"b":{"n":1e0}}]"#)
+        let viaSDK = try SkillInput(intent: "t.t", json: #"{"items":[{"n":1},{"n":2.0}],"one":null}"#).decode(Holder.self)
+        XCTAssertEqual(viaSDK.items.map(\.n), [1, 2], "JSONDecoder's answer")
+        XCTAssertNil(viaSDK.one)
+        assertQuickDecodes(Holder.self, #"{"items":[{"n":1},{"n":-3}],"one":{"n":4}}"#)
+    }
+
+    /// A value that swallows an encoding error (try?) at any depth leaves the whole value to
+    /// JSONEncoder: nested encoders report to the root one, the pass's state.
+    func testQuickEncodingGivesUpWhenANestedValueSwallowsAnError() throws {
+        struct Lenient: Encodable {
+            let v: Double
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try? c.encode(v, forKey: .v)
+            }
+            enum CodingKeys: CodingKey { case v }
+        }
+        struct Holder: Encodable { let items: [Lenient]; let name: String }
+        XCTAssertNil(QuickEncoding.encode(Holder(items: [Lenient(v: 1), Lenient(v: .nan)], name: "x"), timeZone: SkillDates.utc))
+        XCTAssertNil(QuickEncoding.encode([["a": [Lenient(v: .infinity)]]], timeZone: SkillDates.utc))
+        XCTAssertNil(QuickEncoding.encode(["k": [URL(string: "https://example.com/a")!]], timeZone: SkillDates.utc))
+        assertQuickEncodes(Holder(items: [Lenient(v: 1), Lenient(v: 2.5)], name: "x"))
+        XCTAssertEqual(try SkillResult(Holder(items: [Lenient(v: .nan)], name: "x")).jsonString,
+                       foundationBytes(Holder(items: [Lenient(v: .nan)], name: "x")).map { String(decoding: $0, as: UTF8.self) })
     }
 }

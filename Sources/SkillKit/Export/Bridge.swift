@@ -37,7 +37,7 @@ enum Bridge {
 
     // MARK: invoke
 
-    /// ABI `invoke`: copies intent and input out of the call, reads its context (parsed and copied only
+    /// ABI `invoke`: finds the intent among the skill's, copies the input out of the call, reads its context (parsed and copied only
     /// when it differs from the last call's), then runs `execute` as a task that starts on this thread
     /// (`Task.immediate`): work that never suspends completes before invoke() returns, with no hand-off
     /// to another thread; at its first suspension the rest continues on the concurrency pool and
@@ -62,10 +62,9 @@ enum Bridge {
             session.complete(status: Int32(SKH_STATUS_INVALID_INPUT), json: nil, message: "the call names no intent")
             return
         }
-        let intent = String(cString: intentPointer)
-        guard exported.intentNames.contains(intent) else {
+        guard let intent = exported.intent(named: intentPointer) else {
             session.complete(status: Int32(SKH_STATUS_INVALID_INPUT), json: nil,
-                             message: "skill \(exported.id) has no intent \(SkillJSON.quote(intent))")
+                             message: "skill \(exported.id) has no intent \(SkillJSON.quote(String(cString: intentPointer)))")
             return
         }
         let input = SkillInput(intent: intent, json: CallView.copy(view.inputJSON, view.inputLength) ?? Array("{}".utf8))
@@ -75,7 +74,12 @@ enum Bridge {
         exported.remember(fields)
         let context = SkillContext(fields: fields, session: session)
         Task.immediate {
-            await run(exported.skill, input: input, context: context, session: session)
+            do {
+                let result = try await exported.skill.execute(input: input, context: context)
+                session.complete(status: Int32(SKH_STATUS_OK), json: result.json, message: result.message)
+            } catch {
+                finish(session, throwing: error)
+            }
         }
     }
 
@@ -86,16 +90,16 @@ enum Bridge {
         return body(UnsafeRawBufferPointer(start: empty.utf8Start, count: empty.utf8CodeUnitCount))
     }
 
-    private static func run(_ skill: any AgentSkill, input: SkillInput, context: SkillContext, session: CallSession) async {
-        do {
-            let result = try await skill.execute(input: input, context: context)
-            session.complete(status: Int32(SKH_STATUS_OK), json: result.json, message: result.message)
-        } catch let error as SkillError {
+    /// Completes a call whose `execute` threw `error`: a `SkillError` with its status, a `SkillFailure`
+    /// with its status and details, anything else as failed with its description.
+    private static func finish(_ session: CallSession, throwing error: any Error) {
+        switch error {
+        case let error as SkillError:
             session.complete(status: error.abiStatus, json: nil, message: error.message.isEmpty ? error.kind : error.message)
-        } catch let failure as SkillFailure {
+        case let failure as SkillFailure:
             let error = failure.error
             session.complete(status: error.abiStatus, json: failure.detailsJSON, message: error.message.isEmpty ? error.kind : error.message)
-        } catch {
+        default:
             session.complete(status: Int32(SKH_STATUS_FAILED), json: nil, message: String(describing: error))
         }
     }

@@ -23,6 +23,16 @@ final class ExportedSkill: Sendable {
         self.exportWarnings = warnings
     }
 
+    /// The address in `intentNames` equal to the NUL-terminated `name`, or nil. Compares bytes in place:
+    /// no new `String` per call (the one returned is the stored one).
+    func intent(named name: UnsafePointer<CChar>) -> String? {
+        let length = strlen(name)
+        for var address in intentNames where address.utf8.count == length {
+            if length == 0 || address.withUTF8({ memcmp($0.baseAddress!, name, length) == 0 }) { return address }
+        }
+        return nil
+    }
+
     /// Stores the host table on the first `init`; later calls keep the first one.
     func setHost(_ services: HostServices?) {
         host.withLock { if $0 == nil { $0 = services } }

@@ -15,10 +15,10 @@ enum QuickDecoding {
     /// (hundreds of instructions on every call).
     static func decode<T: Decodable>(_ type: T.Type, from json: [UInt8]) throws(QuickDecodingGaveUp) -> T {
         guard let tree = JSONTree.parse(json) else { throw QuickDecodingGaveUp() }
-        let state = DecodingState()
+        let root = TreeDecoder(tree, path: [], state: nil)
         let value: T
-        do { value = try state.decode(T.self, from: tree, path: []) } catch { throw QuickDecodingGaveUp() }
-        if state.unsure { throw QuickDecodingGaveUp() }
+        do { value = try root.decode(T.self, from: tree, path: [], decoder: root) } catch { throw QuickDecodingGaveUp() }
+        if root.unsure { throw QuickDecodingGaveUp() }
         return value
     }
 }
@@ -26,16 +26,20 @@ enum QuickDecoding {
 /// Why the quick path stopped: `JSONDecoder` decides instead.
 struct QuickDecodingGaveUp: Error {}
 
-/// One decoding pass: whether it gave up anywhere, and the conversions of leaf values.
-private final class DecodingState {
+/// One decoding pass: whether it gave up anywhere, and the conversions of leaf values. The decoder of
+/// the root value is the pass's state (one object fewer per call); the others point to it.
+private class DecodingState {
     private(set) var unsure = false
+
+    init() {}
 
     func giveUp() -> QuickDecodingGaveUp {
         unsure = true
         return QuickDecodingGaveUp()
     }
 
-    func decode<T: Decodable>(_: T.Type, from value: JSONTree.Value, path: [any CodingKey]) throws -> T {
+    /// `T` from `value`; a non-leaf `T` through `decoder` (given for the root value), else a new one.
+    func decode<T: Decodable>(_: T.Type, from value: JSONTree.Value, path: [any CodingKey], decoder: TreeDecoder? = nil) throws -> T {
         // The leaf types directly (no decoder per array element); the types JSONDecoder treats
         // specially: Date with SkillJSON's strategy, the rest left to JSONDecoder.
         if T.self == String.self { return try string(value) as! T }
@@ -47,7 +51,7 @@ private final class DecodingState {
             return date as! T
         }
         if T.self == Data.self || T.self == URL.self || T.self == Decimal.self { throw giveUp() }
-        return try T(from: TreeDecoder(value, path: path, state: self))
+        return try T(from: decoder ?? TreeDecoder(value, path: path, state: self))
     }
 
     func bool(_ value: JSONTree.Value) throws -> Bool {
@@ -89,14 +93,17 @@ private struct IndexKey: CodingKey {
     init?(intValue: Int) { self.intValue = intValue }
 }
 
-private final class TreeDecoder: Decoder, SingleValueDecodingContainer {
+private final class TreeDecoder: DecodingState, Decoder, SingleValueDecodingContainer {
     let value: JSONTree.Value
     let codingPath: [any CodingKey]
-    let state: DecodingState
+    /// The pass's state when this is not the root decoder (which is the state itself).
+    private let rootState: DecodingState?
+    var state: DecodingState { rootState ?? self }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ value: JSONTree.Value, path: [any CodingKey], state: DecodingState) {
-        (self.value, self.codingPath, self.state) = (value, path, state)
+    /// A decoder of `value`; `state` nil makes it the root decoder, the pass's state.
+    init(_ value: JSONTree.Value, path: [any CodingKey], state: DecodingState?) {
+        (self.value, self.codingPath, self.rootState) = (value, path, state)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

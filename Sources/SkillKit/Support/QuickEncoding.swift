@@ -12,8 +12,8 @@ import Foundation
 /// succeeds or throws exactly as before).
 enum QuickEncoding {
     static func encode<T: Encodable>(_ value: T, timeZone: TimeZone) -> [UInt8]? {
-        let state = EncodingState(timeZone: timeZone)
-        guard let node = try? state.node(value, path: []), !state.unsure else { return nil }
+        let root = TreeEncoder(path: [], state: nil, timeZone: timeZone)
+        guard let node = try? root.encoded(value, path: [], encoder: root), !root.unsure else { return nil }
         switch node {
         case .object, .array: break
         default: return nil  // a top-level fragment: JSONEncoder's business
@@ -109,8 +109,9 @@ private final class ObjectBox { var members: [(key: String, node: EncodedNode)] 
 /// Why the quick path stopped; never seen outside `QuickEncoding`.
 private struct QuickEncodingGaveUp: Error {}
 
-/// One encoding pass: whether it gave up anywhere, and the leaves.
-private final class EncodingState {
+/// One encoding pass: whether it gave up anywhere, and the leaves. The encoder of the root value is the
+/// pass's state (one object fewer per call); the others point to it.
+private class EncodingState {
     let timeZone: TimeZone
     var unsure = false
 
@@ -121,14 +122,16 @@ private final class EncodingState {
         return QuickEncodingGaveUp()
     }
 
-    func node<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> EncodedNode {
+    /// What `value` encodes to; a non-leaf `value` through `encoder` (given for the root value), else a
+    /// new one.
+    func encoded<T: Encodable>(_ value: T, path: [any CodingKey], encoder: TreeEncoder? = nil) throws -> EncodedNode {
         if T.self == String.self { return .string(value as! String) }
         if T.self == Int.self { return .number(String(value as! Int)) }
         if T.self == Bool.self { return .bool(value as! Bool) }
         if T.self == Double.self { return try number(value as! Double) }
         if T.self == Date.self { return .string(SkillDates.format(value as! Date, timeZone: timeZone)) }
         if T.self == Data.self || T.self == URL.self || T.self == Decimal.self { throw giveUp() }
-        let encoder = TreeEncoder(path: path, state: self)
+        let encoder = encoder ?? TreeEncoder(path: path, state: self)
         try value.encode(to: encoder)
         guard let node = encoder.node else { throw giveUp() }
         return node
@@ -143,13 +146,19 @@ private final class EncodingState {
     }
 }
 
-private final class TreeEncoder: Encoder, SingleValueEncodingContainer {
+private final class TreeEncoder: EncodingState, Encoder, SingleValueEncodingContainer {
     let codingPath: [any CodingKey]
-    let state: EncodingState
+    /// The pass's state when this is not the root encoder (which is the state itself).
+    private let rootState: EncodingState?
+    var state: EncodingState { rootState ?? self }
     var node: EncodedNode?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(path: [any CodingKey], state: EncodingState) { (self.codingPath, self.state) = (path, state) }
+    /// An encoder at `path`; `state` nil makes it the root encoder, the pass's state, in `timeZone`.
+    init(path: [any CodingKey], state: EncodingState?, timeZone: TimeZone? = nil) {
+        (self.codingPath, self.rootState) = (path, state)
+        super.init(timeZone: timeZone ?? state?.timeZone ?? SkillDates.utc)
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let box: ObjectBox
@@ -193,7 +202,7 @@ private final class TreeEncoder: Encoder, SingleValueEncodingContainer {
     func encode(_ v: UInt16) { set(.number(String(v))) }
     func encode(_ v: UInt32) { set(.number(String(v))) }
     func encode(_ v: UInt64) { set(.number(String(v))) }
-    func encode<T: Encodable>(_ v: T) throws { set(try state.node(v, path: codingPath)) }
+    func encode<T: Encodable>(_ v: T) throws { set(try state.encoded(v, path: codingPath)) }
 }
 
 private struct KeyedTreeEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -219,7 +228,7 @@ private struct KeyedTreeEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
     mutating func encode(_ v: UInt32, forKey key: Key) { put(key, .number(String(v))) }
     mutating func encode(_ v: UInt64, forKey key: Key) { put(key, .number(String(v))) }
     mutating func encode<T: Encodable>(_ v: T, forKey key: Key) throws {
-        put(key, try state.node(v, path: codingPath + [key]))
+        put(key, try state.encoded(v, path: codingPath + [key]))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -278,7 +287,7 @@ private struct UnkeyedTreeEncoder: UnkeyedEncodingContainer {
     mutating func encode(_ v: UInt64) { box.elements.append(.number(String(v))) }
     mutating func encode<T: Encodable>(_ v: T) throws {
         let key = ElementKey(count)
-        box.elements.append(try state.node(v, path: codingPath + [key]))
+        box.elements.append(try state.encoded(v, path: codingPath + [key]))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
