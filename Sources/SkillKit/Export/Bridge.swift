@@ -37,11 +37,11 @@ enum Bridge {
 
     // MARK: invoke
 
-    /// ABI `invoke`: finds the intent among the skill's, copies the input out of the call, reads its context (parsed and copied only
-    /// when it differs from the last call's), then runs `execute` as a task that starts on this thread
-    /// (`Task.immediate`): work that never suspends completes before invoke() returns, with no hand-off
-    /// to another thread; at its first suspension the rest continues on the concurrency pool and
-    /// invoke() returns. Completes the call exactly once.
+    /// ABI `invoke`: finds the intent among the skill's, copies the input out of the call, reads its
+    /// context (parsed and copied only when it differs from the last call's), then runs `execute` as a
+    /// task that starts on this thread (`Task.immediate`): work that never suspends completes before
+    /// invoke() returns, with no hand-off to another thread; at its first suspension the rest continues
+    /// on the concurrency pool and invoke() returns. Completes the call exactly once.
     static func invoke(_ slot: Int, _ call: UnsafePointer<skh_call>?) {
         guard let call else { return }
         let view = CallView(call)

@@ -7,8 +7,8 @@ import Synchronization
 final class ExportedSkill: Sendable {
     let skill: any AgentSkill
     let id: String
-    /// The intents' addresses. An array: a skill has a few, and comparing a few strings costs less
-    /// than hashing one (this is looked up on every call).
+    /// The intents' addresses. An array: a skill has a few, and comparing a call's intent with a few of
+    /// them byte for byte costs less than making a `String` of it and hashing that (on every call).
     let intentNames: [String]
     /// Problems found while building the manifest; logged through the host at `init`.
     let exportWarnings: [String]
@@ -23,8 +23,9 @@ final class ExportedSkill: Sendable {
         self.exportWarnings = warnings
     }
 
-    /// The address in `intentNames` equal to the NUL-terminated `name`, or nil. Compares bytes in place:
-    /// no new `String` per call (the one returned is the stored one).
+    /// The address in `intentNames` whose UTF-8 bytes are the NUL-terminated `name`'s, or nil (the host
+    /// sends a name as the manifest spelled it). Compares in place: no new `String` per call (the one
+    /// returned is the stored one).
     func intent(named name: UnsafePointer<CChar>) -> String? {
         let length = strlen(name)
         for var address in intentNames where address.utf8.count == length {
