@@ -2,10 +2,10 @@ import Glibc
 import SkillSandboxC
 import SkillWire
 
-/// The sandbox of a worker and of the scan process: applied by the worker's `runServeMode` before the skill's file is loaded (so the skill's
-/// static initializers already run under it) and before the worker starts any thread (a user
-/// namespace can only be entered by a single-threaded process, and Landlock confines the calling
-/// thread and what it starts later).
+/// The sandbox of a worker and of the scan process (`applyForScan`): applied by the worker's
+/// `runServeMode` before the skill's file is loaded (so the skill's static initializers already run
+/// under it) and before the worker starts any thread (a user namespace can only be entered by a
+/// single-threaded process, and Landlock confines the calling thread and what it starts later).
 ///
 /// In order:
 ///   1. PR_SET_NO_NEW_PRIVS and PR_SET_DUMPABLE 0 (no core dumps, no /proc/PID/mem for same-user
