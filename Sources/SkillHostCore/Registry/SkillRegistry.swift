@@ -62,11 +62,23 @@ public struct RegisteredSkill: Sendable {
 
 /// One skill's claim on an intent.
 public struct IntentBinding: Sendable {
-    public var skill: RegisteredSkill
-    public var intent: IntentSummary
+    public let skill: RegisteredSkill
+    public let intent: IntentSummary
     /// The intent's compiled schemas, filled by `SchemaCache` on the first call through this binding:
     /// later calls (and their audit lines) read them without a lookup.
     let schemas = SchemaSlot()
+    /// `,"intent":…,"skill":…,"version":…` of the audit lines of calls this skill answers
+    /// (`Invoker.auditLine`), written once.
+    let auditNames: [UInt8]
+
+    public init(skill: RegisteredSkill, intent: IntentSummary) {
+        (self.skill, self.intent) = (skill, intent)
+        auditNames = AuditLine.text { l in
+            l.raw(",\"intent\":"); l.quoted(intent.address)
+            l.raw(",\"skill\":"); l.quoted(skill.id)
+            l.raw(",\"version\":"); l.quoted(skill.versionText)
+        }
+    }
 }
 
 /// Two or more skills declaring the same intent. Not an error — calls go to `bindings[0]` — but
