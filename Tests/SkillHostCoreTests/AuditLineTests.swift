@@ -54,7 +54,7 @@ final class AuditLineTests: XCTestCase {
     func testADeniedCallNamesItsRuleAndItsDetailsAreShortened() throws {
         var e = SkillError(.denied, "no")
         e.rule = "policy.rateLimits.automation.x.y"
-        e.details = ["why": ["nested": [1, -2, 2.5, nil, false]], "long": .string(String(repeating: "d", count: 300))]
+        e.details = ["why": ["nested": [1, -2, 2.5, .null, false]], "long": .string(String(repeating: "d", count: 300))]
         let denied = PolicyDecision.denied(Denial(rule: "policy.rateLimits.automation.x.y", message: "no"))
         let text = line(InvokeRequest(intent: "x.y@2", input: "{}", caller: .automation),
                         .init(binding: binding(version: 2), decision: denied, input: ["a": 1]), .failure(e), duration: 1230, schema: try schema(#"{"type":"object"}"#))

@@ -15,7 +15,8 @@ import Synchronization
 /// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped). The size is counted
 /// as lines are written and read back (the end offset), with the path's inode, at most once a second, so a
 /// line costs two system calls (`lseek`, `write`) and no `fstat` (see `record`); a process that still holds a file another one rotated notices within a
-/// second and reopens. Thread-safe.
+/// second and reopens. A line is built by `AuditLine` on the calling thread's stack, outside the lock,
+/// and is on disk (in the page cache) before `record` returns: nothing is buffered. Thread-safe.
 final class AuditLog: Sendable {
     let path: String
     let settings: PolicyConfig.AuditSettings
