@@ -3,8 +3,8 @@ import Glibc
 import SkillHostCore
 
 /// (i) What the worker sandbox costs (issue 11): the same two echo skills (C fixture, Swift EchoSkill)
-/// in workers of two hosts that differ only in the config's `"sandbox"` (true: Landlock, seccomp, a
-/// network namespace, capabilities dropped, a cleared environment; false: none of it).
+/// in workers of two hosts that differ only in the config's `"sandbox"` (true: Landlock, seccomp — which
+/// also refuses every socket —, capabilities dropped, a cleared environment; false: none of it).
 ///   start    the first call after `shutdown` (worker spawn, sandbox, load, hello, the call), in rounds
 ///            that alternate sandboxed and not, so machine load hits both alike.
 ///   per call one call at a time on a running worker, in interleaved blocks of both hosts.

@@ -183,7 +183,7 @@ if sections.contains("sandbox") {
     progress("sandbox: worker start ×\(config.startRounds) and \(config.calls) calls per host, sandbox on and off")
     let rows = SandboxBench(locations: locations, workspace: workspace, config: config).measure()
     say("")
-    say("(i) the worker sandbox (Landlock, seccomp, network namespace, no capabilities, cleared environment) on and off (config \"sandbox\": false)")
+    say("(i) the worker sandbox (Landlock, seccomp with no sockets, no capabilities, cleared environment) on and off (config \"sandbox\": false)")
     say(SandboxBench.section(rows, config: config))
     goals += SandboxBench.goals(rows)
 }

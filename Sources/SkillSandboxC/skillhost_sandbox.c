@@ -1,7 +1,7 @@
 /* Non-variadic wrappers; see include/skillhost_sandbox.h. */
 #define _GNU_SOURCE
 #include "skillhost_sandbox.h"
-#include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <linux/capability.h>
@@ -48,6 +48,11 @@ int skh_seccomp_set_filter(const struct sock_filter *instructions, unsigned shor
     return (int)syscall(SYS_seccomp, SKH_SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 
+int skh_seccomp_errno_available(void) {
+    unsigned int action = 0x00050000U; /* SECCOMP_RET_ERRNO */
+    return (int)syscall(SYS_seccomp, 2 /* SECCOMP_GET_ACTION_AVAIL */, 0, &action);
+}
+
 int skh_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5) {
     return prctl(option, a2, a3, a4, a5);
 }
@@ -62,9 +67,21 @@ int skh_unshare(int flags) { return unshare(flags); }
 
 int skh_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }
 
-const char *skh_image_path(const void *address) {
-    Dl_info info;
-    return dladdr(address, &info) != 0 ? info.dli_fname : NULL;
+struct skh_library_search { const char *name; const char *path; };
+
+static int skh_match_library(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct skh_library_search *search = data;
+    const char *slash = strrchr(info->dlpi_name, '/');
+    if (slash == NULL || strcmp(slash + 1, search->name) != 0) return 0;
+    search->path = info->dlpi_name;
+    return 1;
+}
+
+const char *skh_loaded_library_path(const char *name) {
+    struct skh_library_search search = { name, NULL };
+    dl_iterate_phdr(skh_match_library, &search);
+    return search.path;
 }
 
 ssize_t skh_send_fd(int sock, int fd, const void *data, size_t len) {

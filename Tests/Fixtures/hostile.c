@@ -185,6 +185,17 @@ static void invoke(const skh_call *call)
         s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
         REPORT("packet_socket", err(s >= 0));
         if (s >= 0) close(s);
+        /* Without a granted port no socket of any family can be made (DNS over UDP, IPv6, the
+         * kernel's routing tables over netlink); with one, these work and only TCP is filtered. */
+        s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        REPORT("udp_socket", err(s >= 0));
+        if (s >= 0) close(s);
+        s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        REPORT("inet6_socket", err(s >= 0));
+        if (s >= 0) close(s);
+        s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, 0 /* NETLINK_ROUTE */);
+        REPORT("netlink_socket", err(s >= 0));
+        if (s >= 0) close(s);
     }
     REPORT("user_namespace", err(unshare(CLONE_NEWUSER) == 0));
     snprintf(path, sizeof path, "%s/null-device", data);

@@ -427,7 +427,7 @@ typedef struct skh_permissions {
     /* Outbound TCP connections: "HOST:PORT" ("api.open-meteo.com:443", "[::1]:8080"), "*:PORT" (any
      * host), or "{config:KEY}" where the config member is a URL ("https://host:8443/v1", the port from
      * the scheme when absent: http 80, https 443) or "HOST:PORT". NULL or empty: no network at all
-     * (the worker gets a network namespace of its own with no interfaces up).
+     * (the worker's sandbox refuses every socket it would make).
      * Enforcement is by PORT only: a grant of "example.com:443" lets the skill connect to port 443 of
      * any address (the host name is shown to the owner, not checked: DNS answers are the skill's to
      * choose). Binding and listening are never allowed. UDP (DNS) is not filtered when any port is

@@ -10,7 +10,8 @@ public struct SandboxSupport: Sendable, Equatable {
     public var landlockABI: Int
     public var seccomp: Bool
     /// Whether a worker can get a network namespace of its own (root: CLONE_NEWNET; a plain user:
-    /// unprivileged user namespaces).
+    /// unprivileged user namespaces). Needed only where seccomp is missing: with it, a worker without
+    /// a granted port is denied every `socket()` instead.
     public var networkNamespace: Bool
 
     public static let current: SandboxSupport = {
@@ -30,7 +31,7 @@ public struct SandboxSupport: Sendable, Equatable {
             if landlockABI < 6 { out.append("landlock-scoping (signals and abstract unix sockets; needs Landlock ABI 6, Linux 6.12)") }
         }
         if !seccomp { out.append("seccomp (the kernel has no seccomp filter support)") }
-        if !network && !networkNamespace { out.append("network-namespace (unprivileged user namespaces are disabled)") }
+        if !network && !seccomp && !networkNamespace { out.append("network-namespace (unprivileged user namespaces are disabled)") }
         return out
     }
 

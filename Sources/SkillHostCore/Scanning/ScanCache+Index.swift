@@ -81,19 +81,12 @@ private struct IndexReader {
     /// text, no JSON value). A fraction, an exponent or an overflow throws (the cache is dropped).
     mutating func int() throws(JSONParseError) -> Int64 {
         p.skipSpace()
-        let negative = p.i < p.b.count && p.b[p.i] == UInt8(ascii: "-")
-        if negative { p.i += 1 }
         let start = p.i
-        var n: Int64 = 0
-        while p.i < p.b.count, case let d = p.b[p.i] &- 0x30, d < 10 {
-            let (m, o1) = n.multipliedReportingOverflow(by: 10)
-            let (a, o2) = negative ? m.subtractingReportingOverflow(Int64(d)) : m.addingReportingOverflow(Int64(d))
-            guard !o1 && !o2 else { throw wrong("an integer within 64 bits") }
-            n = a
-            p.i += 1
-        }
-        let digits = p.i - start
-        guard digits > 0, digits == 1 || p.b[start] != 0x30 else { throw wrong("an integer") }
+        if p.i < p.b.count && p.b[p.i] == UInt8(ascii: "-") { p.i += 1 }
+        let digits = p.i
+        while p.i < p.b.count, p.b[p.i] &- 0x30 < 10 { p.i += 1 }
+        guard p.i > digits, p.i - digits == 1 || p.b[digits] != 0x30 else { throw wrong("an integer") }
+        guard let n = JSONScan.int(p.b, start..<p.i) else { throw wrong("an integer within 64 bits") }
         if let c = next(), c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { throw wrong("an integer") }
         return n
     }

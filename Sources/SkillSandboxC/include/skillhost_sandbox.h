@@ -46,6 +46,10 @@ int skh_landlock_restrict_self(int ruleset_fd, uint32_t flags);
  * SECCOMP_FILTER_FLAG_TSYNC to put every thread of the process under the filter. */
 int skh_seccomp_set_filter(const struct sock_filter *instructions, unsigned short count, unsigned int flags);
 
+/* 0 when this kernel's seccomp filters can answer a system call with an errno
+ * (seccomp(SECCOMP_GET_ACTION_AVAIL) for SECCOMP_RET_ERRNO; Linux 4.14), else -1 with errno set. */
+int skh_seccomp_errno_available(void);
+
 /* prctl(2) with exactly four arguments after the option. */
 int skh_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5);
 
@@ -61,9 +65,11 @@ int skh_unshare(int flags);
 /* open(path, O_PATH | O_CLOEXEC): a descriptor to hang a Landlock rule on. */
 int skh_open_path(const char *path);
 
-/* The file name of the loaded image (executable or shared library) that contains `address`, from
- * dladdr(3); NULL if none. Owned by the dynamic loader. */
-const char *skh_image_path(const void *address);
+/* The path the dynamic loader loaded the library whose file name is `name` (e.g. "libswiftCore.so")
+ * from; NULL if no such library is loaded. Owned by the dynamic loader. A walk of the loaded objects'
+ * names (dl_iterate_phdr(3), ~5 µs), not dladdr(3), whose nearest-symbol search through a library as
+ * large as the Swift runtime took ~160 µs. */
+const char *skh_loaded_library_path(const char *name);
 
 /* Sends `len` bytes at `data` and descriptor `fd` (SCM_RIGHTS) as one message on socket `sock`
  * (the CMSG macros are not callable from Swift). Returns what sendmsg(2) returned. */

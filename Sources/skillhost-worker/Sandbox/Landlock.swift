@@ -64,8 +64,7 @@ enum Landlock {
 
     /// Builds the ruleset and restricts this thread (and, through inheritance, everything started
     /// afterwards) to it. Returns problems as text; an empty list means every rule is in force.
-    /// `ports` nil: network rules are not handled (the caller relies on a network namespace);
-    /// otherwise TCP connect is allowed to exactly these ports and bind to none.
+    /// `ports`: TCP connect is allowed to exactly these ports (none: to no port) and bind to none.
     static func restrict(_ rules: [Rule], ports: [UInt16], abi: Int, missing: inout [String]) -> [String] {
         var problems: [String] = []
         let handled = handledFS(abi: abi)

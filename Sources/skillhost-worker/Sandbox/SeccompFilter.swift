@@ -15,7 +15,8 @@ import SkillSandboxC
 /// personality; iopl, ioperm, uselib (x86_64); ioctl TIOCSTI and TIOCLINUX (typing into a terminal);
 /// clone with any CLONE_NEW* flag; socket(AF_PACKET, …), socket(…, SOCK_RAW, …) in any family,
 /// socket(AF_UNIX, …) with EACCES (named unix sockets such as a container daemon's are not covered by
-/// Landlock on these kernels; socketpair stays allowed).
+/// Landlock on these kernels; socketpair stays allowed). Without a granted port (`sockets: false`),
+/// every other socket() too, with EACCES: the worker can reach no network (see `Sandbox`, step 2).
 /// Unless programs are granted: execve, execveat (EACCES), fork, vfork, and clone without
 /// CLONE_THREAD (EAGAIN, as for a process limit). clone3 always gets ENOSYS: its flags are in memory
 /// the filter cannot read, and glibc then falls back to clone, which the filter can inspect.
@@ -62,8 +63,11 @@ enum SeccompFilter {
         return list
     }
 
-    /// The filter program for a skill with or without the right to run programs.
-    static func program(programs: Bool) -> [sock_filter] {
+    /// The filter program for a skill with or without the right to run programs, and with or without
+    /// sockets (a granted port). Its length is what the kernel compiles when the filter is installed
+    /// and what every system call runs through: the denied numbers are checked as runs of consecutive
+    /// numbers (two or three instructions a run).
+    static func program(programs: Bool, sockets: Bool) -> [sock_filter] {
         var p: [sock_filter] = []
         func stmt(_ code: Int32, _ k: UInt32) { p.append(sock_filter(code: UInt16(code), jt: 0, jf: 0, k: k)) }
         func jump(_ code: Int32, _ k: UInt32, _ jt: UInt8, _ jf: UInt8) { p.append(sock_filter(code: UInt16(code), jt: jt, jf: jf, k: k)) }
@@ -85,7 +89,13 @@ enum SeccompFilter {
         jump(BPF_JMP | BPF_JGE | BPF_K, 0x4000_0000, 0, 1)  // __X32_SYSCALL_BIT
         stmt(ret, errno(ENOSYS))
         #endif
-        for n in denied { deny(n, errno(EPERM)) }
+        for run in runs(of: denied) {
+            if run.lowerBound == run.upperBound { deny(run.lowerBound, errno(EPERM)); continue }
+            // `if first <= nr && nr <= last { return EPERM }`
+            jump(BPF_JMP | BPF_JGE | BPF_K, UInt32(bitPattern: run.lowerBound), 0, 2)
+            jump(BPF_JMP | BPF_JGT | BPF_K, UInt32(bitPattern: run.upperBound), 1, 0)
+            stmt(ret, errno(EPERM))
+        }
         deny(435 /* clone3 */, errno(ENOSYS))
         if !programs {
             deny(SYS_execve, errno(EACCES))
@@ -96,43 +106,58 @@ enum SeccompFilter {
             #endif
         }
 
+        /// `if nr == n { body }`: `body` ends in returns; other numbers jump over it.
+        func onSyscall(_ n: Int32, _ body: () -> Void) {
+            let at = p.count
+            jump(jeq, UInt32(bitPattern: n), 0, 0)
+            body()
+            p[at].jf = UInt8(p.count - at - 1)
+        }
+
         // clone(flags, …): no new namespaces; without programs, threads only.
-        let cloneBlock: [(Int32, UInt32, UInt8, UInt8)] = programs
-            ? [(ldW, arg0Low, 0, 0), (jset, cloneNewFlags, 0, 1), (ret, errno(EPERM), 0, 0), (ret, allow, 0, 0)]
-            : [(ldW, arg0Low, 0, 0), (jset, cloneNewFlags, 0, 1), (ret, errno(EPERM), 0, 0),
-               (jset, cloneThread, 1, 0), (ret, errno(EAGAIN), 0, 0), (ret, allow, 0, 0)]
-        jump(jeq, UInt32(SYS_clone), 0, UInt8(cloneBlock.count))
-        for (c, k, t, f) in cloneBlock { jump(c, k, t, f) }
-
+        onSyscall(Int32(SYS_clone)) {
+            stmt(ldW, arg0Low)
+            jump(jset, cloneNewFlags, 0, 1); stmt(ret, errno(EPERM))
+            if !programs { jump(jset, cloneThread, 1, 0); stmt(ret, errno(EAGAIN)) }
+            stmt(ret, allow)
+        }
         // socket(domain, type, protocol)
-        let socketBlock: [(Int32, UInt32, UInt8, UInt8)] = [
-            (ldW, arg0Low, 0, 0),
-            (jeq, UInt32(AF_PACKET), 0, 1), (ret, errno(EPERM), 0, 0),
-            (jeq, UInt32(AF_UNIX), 0, 1), (ret, errno(EACCES), 0, 0),
-            (ldW, arg1Low, 0, 0),
-            (BPF_ALU | BPF_AND | BPF_K, 0xf, 0, 0),  // SOCK_TYPE_MASK
-            (jeq, UInt32(SOCK_RAW.rawValue), 0, 1), (ret, errno(EPERM), 0, 0),
-            (ret, allow, 0, 0),
-        ]
-        jump(jeq, UInt32(SYS_socket), 0, UInt8(socketBlock.count))
-        for (c, k, t, f) in socketBlock { jump(c, k, t, f) }
-
+        onSyscall(Int32(SYS_socket)) {
+            stmt(ldW, arg0Low)
+            jump(jeq, UInt32(AF_PACKET), 0, 1); stmt(ret, errno(EPERM))
+            jump(jeq, UInt32(AF_UNIX), 0, 1); stmt(ret, errno(EACCES))
+            stmt(ldW, arg1Low)
+            stmt(BPF_ALU | BPF_AND | BPF_K, 0xf)  // SOCK_TYPE_MASK
+            jump(jeq, UInt32(SOCK_RAW.rawValue), 0, 1); stmt(ret, errno(EPERM))
+            stmt(ret, sockets ? allow : errno(EACCES))
+        }
         // ioctl(fd, request, …): no typing into a terminal.
-        let ioctlBlock: [(Int32, UInt32, UInt8, UInt8)] = [
-            (ldW, arg1Low, 0, 0),
-            (jeq, 0x5412 /* TIOCSTI */, 1, 0), (jeq, 0x541C /* TIOCLINUX */, 0, 1), (ret, errno(EPERM), 0, 0),
-            (ret, allow, 0, 0),
-        ]
-        jump(jeq, UInt32(SYS_ioctl), 0, UInt8(ioctlBlock.count))
-        for (c, k, t, f) in ioctlBlock { jump(c, k, t, f) }
+        onSyscall(Int32(SYS_ioctl)) {
+            stmt(ldW, arg1Low)
+            jump(jeq, 0x5412 /* TIOCSTI */, 1, 0); jump(jeq, 0x541C /* TIOCLINUX */, 0, 1); stmt(ret, errno(EPERM))
+            stmt(ret, allow)
+        }
 
         stmt(ret, allow)
         return p
     }
 
+    /// `numbers` as runs of consecutive numbers, ascending.
+    static func runs(of numbers: [Int32]) -> [ClosedRange<Int32>] {
+        var out: [ClosedRange<Int32>] = []
+        for n in numbers.sorted() {
+            if let last = out.last, n <= last.upperBound + 1 {
+                out[out.count - 1] = last.lowerBound...max(n, last.upperBound)
+            } else {
+                out.append(n...n)
+            }
+        }
+        return out
+    }
+
     /// Installs the filter on every thread of the process (SECCOMP_FILTER_FLAG_TSYNC). Nil on success.
-    static func install(programs: Bool) -> String? {
-        let p = program(programs: programs)
+    static func install(programs: Bool, sockets: Bool) -> String? {
+        let p = program(programs: programs, sockets: sockets)
         let rc = p.withUnsafeBufferPointer { skh_seccomp_set_filter($0.baseAddress, UInt16(p.count), 1 /* TSYNC */) }
         return rc == 0 ? nil : "seccomp filter: \(errnoText())"
     }
