@@ -40,7 +40,7 @@ extension Invoker {
     /// members in that order, only those that apply; the input (with its schema's secrets redacted,
     /// see `AuditLine.json`) only when its schema is known. Names that are the same on every call are
     /// written as literals, and the binding's intent, skill and version as the bytes it keeps
-    /// (`IntentBinding.auditNames`) unless another skill answered.
+    /// (`BindingCache.auditNames`) unless another skill answered.
     static func auditLine(_ l: inout AuditLine, time: Int, durationHundredthsMs: Int, _ request: InvokeRequest, _ record: CallRecord,
                           _ outcome: Result<InvokeSuccess, SkillError>, inputSchema: JSONSchema?) {
         l.raw("{\"time\":"); l.utcTime(time)
@@ -52,7 +52,7 @@ extension Invoker {
         if let session = request.session { l.raw(",\"session\":"); l.quoted(session) }
         var answered: (id: String, version: String)?
         if case .success(let s) = outcome { answered = (s.skillID, s.skillVersion) }
-        if let names = record.binding?.auditNames {
+        if let names = record.binding?.cache.auditNames {
             let skill = record.binding!.skill
             if let answered, answered.id != skill.id || answered.version != skill.versionText {
                 l.raw(",\"intent\":"); l.quoted(record.binding!.intent.address)

@@ -64,20 +64,18 @@ public struct RegisteredSkill: Sendable {
 public struct IntentBinding: Sendable {
     public let skill: RegisteredSkill
     public let intent: IntentSummary
-    /// The intent's compiled schemas, filled by `SchemaCache` on the first call through this binding:
-    /// later calls (and their audit lines) read them without a lookup.
-    let schemas = SchemaSlot()
-    /// `,"intent":…,"skill":…,"version":…` of the audit lines of calls this skill answers
-    /// (`Invoker.auditLine`), written once.
-    let auditNames: [UInt8]
+    /// What calls through this binding work out once: the intent's compiled schemas (filled by
+    /// `SchemaCache` on the first call; later calls and their audit lines read them without a lookup)
+    /// and the audit line's names.
+    let cache: BindingCache
 
     public init(skill: RegisteredSkill, intent: IntentSummary) {
         (self.skill, self.intent) = (skill, intent)
-        auditNames = AuditLine.text { l in
+        cache = BindingCache(auditNames: AuditLine.text { l in
             l.raw(",\"intent\":"); l.quoted(intent.address)
             l.raw(",\"skill\":"); l.quoted(skill.id)
             l.raw(",\"version\":"); l.quoted(skill.versionText)
-        }
+        })
     }
 }
 
