@@ -2,15 +2,26 @@
 import PackageDescription
 
 // Layers, bottom up: SkillABI (the C contract) → SkillKit (SDK linked into Swift skills only) and
-// SkillHostCore (the host) → the `skillhost` CLI and the `skillhost-worker` scan/run helper; SkillWire
-// is the protocol between the host and its workers, used by both; SkillLoading is the one loader
-// (open once, check, dlopen the checked descriptor) that the host, the scan child and the worker share.
+// SkillHostCore (the host) → the `skillhost` CLI, the `skillhost-worker` run helper and the
+// `skillhost-scan` scan child; SkillWire is the protocol between the host and its children, used by
+// both sides; SkillLoading is the one loader (open once, check, dlopen the checked descriptor) that the
+// host, the scan child and the worker share; SkillCalls is the one call side of the ABI (call slot, host
+// services, context store) of the host's in-process runtime and the worker; SkillSandbox is the sandbox
+// of the worker and the scan child.
 // Bundled skills under Plugins/ are separate dynamic-library products: the host never links them.
+
+/// For `skillhost-scan` and every Swift module it links: no implicit `import _Concurrency` or
+/// `import _StringProcessing`, so the scan process loads only the Swift core library (and Glibc's
+/// overlay) and starts in ~3 ms instead of ~7 (a cold `skillhost list` waits for it). These modules use
+/// neither concurrency nor regexes; EndToEndTests' ScanBinaryTests checks the binary's NEEDED list.
+let coreOnly: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import",
+                                              "-Xfrontend", "-disable-implicit-string-processing-module-import"])]
 let package = Package(
     name: "skillhost",
     products: [
         .executable(name: "skillhost", targets: ["skillhost"]),
         .executable(name: "skillhost-worker", targets: ["skillhost-worker"]),
+        .executable(name: "skillhost-scan", targets: ["skillhost-scan"]),
         .executable(name: "skillhost-bench", targets: ["skillhost-bench"]),
         .library(name: "SkillKit", targets: ["SkillKit"]),
         .library(name: "CalendarSkill", type: .dynamic, targets: ["CalendarSkill"]),
@@ -30,20 +41,31 @@ let package = Package(
         .target(name: "SkillKit", dependencies: ["SkillABI"]),
 
         // The host ↔ worker protocol (frames, a JSON scanner) shared by both sides. No Foundation.
-        .target(name: "SkillWire"),
+        .target(name: "SkillWire", swiftSettings: coreOnly),
 
         // Opening, checking and loading skill files (descriptor and folder checks, ELF checks, dlopen of
         // the checked descriptor, entry, ABI negotiation): the one loader of the host, the scan child
         // and the worker. No Foundation.
-        .target(name: "SkillLoading", dependencies: ["SkillABI", "SkillWire"]),
+        .target(name: "SkillLoading", dependencies: ["SkillABI", "SkillWire"], swiftSettings: coreOnly),
+        // Calling a loaded skill (the `skh_call` slot, the `skh_host` services, the context store): the
+        // one call side of the host's in-process runtime and the worker. Not linked into the scan child
+        // (it calls no skill, and this module needs Synchronization). No Foundation.
+        .target(name: "SkillCalls", dependencies: ["SkillABI", "SkillWire"]),
+        // The sandbox (namespaces, capabilities, Landlock, seccomp) that the worker and the scan child
+        // apply to themselves before they load a skill. No Foundation.
+        .target(name: "SkillSandbox", dependencies: ["SkillSandboxC", "SkillWire"], swiftSettings: coreOnly),
 
         // The host: scanner, loader, registry, invoker.
-        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC", "SkillLoading"]),
+        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC", "SkillLoading", "SkillCalls"]),
         // The agent surface: MCP (JSON-RPC over stdio) as a thin adapter over the core. No Foundation.
         .target(name: "SkillHostMCP", dependencies: ["SkillHostCore", "SkillWire"]),
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillHostMCP"]),
-        // Reads manifests in a child process and runs skills in isolated worker processes. No Foundation.
-        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC", "SkillLoading"]),
+        // Runs skills in isolated worker processes. No Foundation.
+        .executableTarget(name: "skillhost-worker", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC", "SkillLoading", "SkillCalls",
+                                                                  "SkillSandbox"]),
+        // Reads what skills declare in a sandboxed child process; links only the Swift core library.
+        .executableTarget(name: "skillhost-scan", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC", "SkillLoading", "SkillSandbox"],
+                          swiftSettings: coreOnly),
 
         // Bundled skills, each its own .so.
         .target(name: "CalendarSkill", dependencies: ["SkillKit"], path: "Plugins/CalendarSkill/Sources",
@@ -67,6 +89,6 @@ let package = Package(
                     linkerSettings: [.unsafeFlags(["-Xlinker", "--allow-multiple-definition"])]),
         // Runs the real binaries; WorkerRuntimeTests also open a SkillHost in the test process to make
         // several calls through one host (restarts, concurrency).
-        .testTarget(name: "EndToEndTests", dependencies: ["SkillHostCore", "SkillWire", "SkillLoading"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["SkillHostCore", "SkillWire", "SkillLoading", "SkillCalls"]),
     ]
 )

@@ -33,10 +33,10 @@ enum Report {
 
     static let processHeader = ["kind", "measurement", "runs", "wall p50", "min", "max", "CPU p50", "user", "sys"]
 
-    static func scanSection(start: (host: [ProcessRun], worker: [ProcessRun]), results: [ScanBench.Result]) -> String {
+    static func scanSection(start: (host: [ProcessRun], scan: [ProcessRun]), results: [ScanBench.Result]) -> String {
         var rows: [[String]] = [
             processRow("—", "one process start: skillhost --help", start.host),
-            processRow("—", "one process start: skillhost-worker (no files)", start.worker),
+            processRow("—", "one process start: skillhost-scan (no arguments)", start.scan),
         ]
         for r in results {
             let n = r.files
@@ -47,7 +47,7 @@ enum Report {
         var out = table(processHeader, rows, left: 2)
         out += "\n(ms; wall = posix_spawn → wait4; CPU = the child's user+sys from wait4, which includes the scan process it reaps)\n"
         let startMs = Samples(start.host.map(\.wallMs)).median
-        let workerMs = Samples(start.worker.map(\.wallMs)).median
+        let scanMs = Samples(start.scan.map(\.wallMs)).median
         let startCPU = Samples(start.host.map(\.cpuMs)).median
         var ratios: [[String]] = []
         for r in results {
@@ -56,8 +56,8 @@ enum Report {
             let warm = Samples(r.warm.map(\.wallMs)).median
             ratios.append([r.kind, "cold / (raw loop + skillhost start)", ratio(cold / (raw + startMs)),
                            "\(fmt(cold)) / (\(fmt(raw)) + \(fmt(startMs)))"])
-            ratios.append([r.kind, "cold / (raw loop + worker start)", ratio(cold / (raw + workerMs)),
-                           "\(fmt(cold)) / (\(fmt(raw)) + \(fmt(workerMs)))"])
+            ratios.append([r.kind, "cold / (raw loop + scan process start)", ratio(cold / (raw + scanMs)),
+                           "\(fmt(cold)) / (\(fmt(raw)) + \(fmt(scanMs)))"])
             ratios.append([r.kind, "cold / raw loop", ratio(cold / raw), "\(fmt(cold)) / \(fmt(raw))"])
             ratios.append([r.kind, "warm wall / skillhost start", ratio(warm / startMs), "\(fmt(warm)) / \(fmt(startMs))"])
             let warmCPU = Samples(r.warm.map(\.cpuMs)).median

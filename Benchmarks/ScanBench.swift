@@ -95,22 +95,22 @@ struct ScanBench {
 }
 
 /// "One process start": the wall time of a process that starts and exits doing nothing useful.
-/// `skillhost --help` is the host itself (Foundation and all); `skillhost-worker` with no files is the
-/// scan process (no Foundation), which prints its usage and exits 2.
+/// `skillhost --help` is the host itself (Foundation and all); `skillhost-scan` with no arguments is the
+/// scan process (the Swift core library only), which prints its usage and exits 2.
 struct ProcessStartBench {
     let locations: Locations
     let workspace: Workspace
     var runs = 21
 
-    func measure() -> (host: [ProcessRun], worker: [ProcessRun]) {
+    func measure() -> (host: [ProcessRun], scan: [ProcessRun]) {
         let env = isolatedEnvironment(state: workspace.root + "/state-start", workspace: workspace)
-        var host: [ProcessRun] = [], worker: [ProcessRun] = []
+        var host: [ProcessRun] = [], scan: [ProcessRun] = []
         for _ in 0..<runs {
             host.append(ProcessTimer.run(locations.skillhost, ["--help"], environment: env))
-            worker.append(ProcessTimer.run(locations.worker, [], environment: env))
+            scan.append(ProcessTimer.run(locations.scan, [], environment: env))
         }
         if let bad = host.first(where: { $0.exitCode != 0 }) { fail("skillhost --help exited with status \(bad.status)") }
-        if let bad = worker.first(where: { $0.exitCode != 2 }) { fail("skillhost-worker (no files) ended with status \(bad.status), expected exit 2") }
-        return (host, worker)
+        if let bad = scan.first(where: { $0.exitCode != 2 }) { fail("skillhost-scan (no arguments) ended with status \(bad.status), expected exit 2") }
+        return (host, scan)
     }
 }

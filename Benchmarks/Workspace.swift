@@ -37,13 +37,14 @@ final class Workspace {
 
 /// Where the bench finds what it measures.
 struct Locations {
-    /// The release bin dir: skillhost, skillhost-worker, libEchoSkill.so.
+    /// The release bin dir: skillhost, skillhost-worker, skillhost-scan, libEchoSkill.so.
     let binDir: String
     /// The package root (for Tests/Fixtures/echo_c.c and the ABI header).
     let sourceRoot: String
 
     var skillhost: String { binDir + "/skillhost" }
     var worker: String { binDir + "/skillhost-worker" }
+    var scan: String { binDir + "/skillhost-scan" }
     var echoSwiftSkill: String { binDir + "/libEchoSkill.so" }
     var echoCSource: String { sourceRoot + "/Tests/Fixtures/echo_c.c" }
     var abiInclude: String { sourceRoot + "/Sources/SkillABI/include" }
@@ -56,7 +57,7 @@ struct Locations {
         let src = env["SKILLHOST_SOURCE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((#filePath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
         let l = Locations(binDir: bin, sourceRoot: src)
-        for (what, path) in [("skillhost", l.skillhost), ("skillhost-worker", l.worker)] where access(path, X_OK) != 0 {
+        for (what, path) in [("skillhost", l.skillhost), ("skillhost-worker", l.worker), ("skillhost-scan", l.scan)] where access(path, X_OK) != 0 {
             fail("\(what) not found at \(path); build first (swift build -c release) and set SKILLHOST_BIN_DIR")
         }
         if access(l.echoSwiftSkill, R_OK) != 0 {

@@ -24,7 +24,7 @@ command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind (apt-g
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/skillhost-instructions.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-for f in skillhost skillhost-bench skillhost-worker libEchoSkill.so; do
+for f in skillhost skillhost-bench skillhost-worker skillhost-scan libEchoSkill.so; do
     [ -e "$rel/$f" ] || { echo "instructions.sh: $rel/$f is missing: run swift build -c release first" >&2; exit 2; }
     strip -g -o "$work/$f" "$rel/$f"
 done
@@ -45,7 +45,7 @@ refs() {
 worker_refs() {
     local dir="$work/w.$1.$2" log="$work/w.$1.$2.log"
     mkdir -p "$dir"
-    for f in skillhost skillhost-bench libEchoSkill.so; do ln -sf "$work/$f" "$dir/$f"; done
+    for f in skillhost skillhost-bench skillhost-scan libEchoSkill.so; do ln -sf "$work/$f" "$dir/$f"; done
     cat >"$dir/skillhost-worker" <<WRAP
 #!/bin/sh
 [ "\$1" = serve ] && exec valgrind --tool=callgrind --callgrind-out-file="$dir/cg.%p" "$work/skillhost-worker" "\$@" 2>>"$dir/valgrind.log"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs skillhost into DESTDIR/PREFIX (`make install`, and `make deb` into a package root):
-#   bin/skillhost, bin/skillhost-worker             RUNPATH $ORIGIN/../lib/skillhost
+#   bin/skillhost, bin/skillhost-worker, bin/skillhost-scan   RUNPATH $ORIGIN/../lib/skillhost
 #   lib/skillhost/lib*.so                          the Swift runtime they (and Swift skills) load: one copy
 #   lib/skillhost/skills.d/*.so                    the bundled skills (the search path's system folder)
 #   include/skillhost/skillhost.h, lib/pkgconfig/skillhost.pc   for C skills: cc $(pkg-config --cflags skillhost)
@@ -9,7 +9,7 @@
 # No build path stays in what runs: RUNPATHs are rewritten with patchelf, debug info is stripped.
 #
 # usage: scripts/install.sh BIN_DIR PREFIX [DESTDIR] [MORE_SKILL.so ...]
-#   BIN_DIR: where skillhost, skillhost-worker and the bundled lib*Skill.so were built.
+#   BIN_DIR: where skillhost, skillhost-worker, skillhost-scan and the bundled lib*Skill.so were built.
 set -euo pipefail
 bin=$(cd "$1" && pwd); prefix=$2; destdir=${3:-}; shift $(( $# >= 3 ? 3 : $# ))
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +22,7 @@ done
 install -d "$root/bin" "$lib/skills.d" "$root/include/skillhost" "$root/lib/pkgconfig" \
            "$root/share/skillhost/sdk/Sources/SkillABI/include" "$root/share/man/man1" \
            "$root/share/bash-completion/completions" "$root/share/fish/vendor_completions.d"
-install -m 0755 "$bin/skillhost" "$bin/skillhost-worker" "$root/bin/"
+install -m 0755 "$bin/skillhost" "$bin/skillhost-worker" "$bin/skillhost-scan" "$root/bin/"
 
 skills=()
 for s in CalendarSkill WeatherSkill ReminderSkill UnitsSkill; do
@@ -35,13 +35,13 @@ for s in "${skills[@]}"; do install -m 0755 "$s" "$lib/skills.d/"; done
 # The Swift runtime: every library the binaries and the skills load from the toolchain's folder.
 runtime=$(ldd "$bin/skillhost" | awk '$1 == "libswiftCore.so" { print $3 }')
 runtime=$(dirname "$runtime")
-for f in "$root/bin/skillhost" "$root/bin/skillhost-worker" "$lib"/skills.d/*.so; do
+for f in "$root/bin/skillhost" "$root/bin/skillhost-worker" "$root/bin/skillhost-scan" "$lib"/skills.d/*.so; do
   ldd "$f" | awk -v d="$runtime/" 'index($3, d) == 1 { print $3 }'
 done | sort -u | while read -r so; do install -m 0644 "$so" "$lib/"; done
 
 # Debug info and the embedded Swift module (.swift_ast) hold build paths; the runtime needs neither.
-strip --strip-unneeded -R .swift_ast -R .comment "$root/bin/skillhost" "$root/bin/skillhost-worker" "$lib"/*.so "$lib"/skills.d/*.so
-patchelf --set-rpath '$ORIGIN/../lib/skillhost' "$root/bin/skillhost" "$root/bin/skillhost-worker"
+strip --strip-unneeded -R .swift_ast -R .comment "$root/bin/skillhost" "$root/bin/skillhost-worker" "$root/bin/skillhost-scan" "$lib"/*.so "$lib"/skills.d/*.so
+patchelf --set-rpath '$ORIGIN/../lib/skillhost' "$root/bin/skillhost" "$root/bin/skillhost-worker" "$root/bin/skillhost-scan"
 for so in "$lib"/*.so; do patchelf --set-rpath '$ORIGIN' "$so"; done
 # Skills are loaded through /proc/self/fd/N, where $ORIGIN means nothing: the host's workers find the
 # runtime through LD_LIBRARY_PATH (ChildProcess.shippedRuntime); the installed path is for other loaders.

@@ -75,6 +75,8 @@ public final class SkillHost: Sendable {
     public var registry: SkillRegistry { invoker.registry }
     public let invoker: Invoker
     let workerPath: String
+    /// The scan program (`skillhost-scan`): $SKILLHOST_SCAN, else the one next to the worker.
+    let scanPath: String
     /// The IANA name of the time zone calls run in (see `HostTimeZone`).
     public let timeZone: String
     /// The deadline for reading one manifest (`--scan-timeout`, else the config).
@@ -89,16 +91,17 @@ public final class SkillHost: Sendable {
         searchPath = paths.skillSearchPath(explicit: options.skillsDir, environment: options.environment)
         directories = searchPath.filter { $0.named || $0.exists }.map(\.path)
         workerPath = options.environment["SKILLHOST_WORKER"] ?? executableDirectory() + "/skillhost-worker"
+        scanPath = options.environment["SKILLHOST_SCAN"] ?? PathText.directory(of: workerPath) + "/skillhost-scan"
         scanTimeoutMs = options.scanTimeoutMs ?? config.scanTimeoutMs
-        let report = Self.scanFolders(directories, workerPath: workerPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs)
+        let report = Self.scanFolders(directories, scanPath: scanPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs)
         lastScan = Mutex(report)
         invoker = Invoker(registry: Self.registry(of: report, trusted: config.trusted), config: config, paths: paths, timeZone: timeZone,
                           environment: options.environment, workerPath: workerPath)
         if config.workers.eager { startWorkers() }
     }
 
-    private static func scanFolders(_ directories: [String], workerPath: String, stateDir: String, timeoutMs: Int) -> ScanReport {
-        Scanner(directories: directories, workerPath: workerPath, cachePath: stateDir + "/scan-cache",
+    private static func scanFolders(_ directories: [String], scanPath: String, stateDir: String, timeoutMs: Int) -> ScanReport {
+        Scanner(directories: directories, scanPath: scanPath, cachePath: stateDir + "/scan-cache",
                 deadline: .milliseconds(timeoutMs)).scan()
     }
 
@@ -117,7 +120,7 @@ public final class SkillHost: Sendable {
     /// removed file's worker is stopped after their deadline (see `Invoker.swap`).
     @discardableResult
     public func rescan() -> RegistryChange {
-        let report = Self.scanFolders(directories, workerPath: workerPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs)
+        let report = Self.scanFolders(directories, scanPath: scanPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs)
         let new = Self.registry(of: report, trusted: config.trusted)
         let change = rescanLock.withLock { _ -> RegistryChange in
             let old = invoker.registry
@@ -268,7 +271,7 @@ public final class SkillHost: Sendable {
         let info = SkillFile(path: path, inode: id.inode, size: id.size, mtimeNs: id.mtimeNs,
                              sha256: SHA256.hex(ofFile: path), device: id.device)
         if let e = ELFCheck.check(checked) { return (info, .failure(Refusal(file: path, e))) }
-        let reader = ManifestReader(workerPath: workerPath, deadline: .milliseconds(scanTimeoutMs))
+        let reader = ManifestReader(scanPath: scanPath, deadline: .milliseconds(scanTimeoutMs))
         switch reader.read([ManifestReader.Item(path: path, file: checked)])[path] {
         case .report(let j)?: return (info, ManifestValidator.validate(report: j, file: path, hostToolchain: HostToolchain.name))
         case .refused(let r)?: return (info, .failure(r))
@@ -310,7 +313,7 @@ public final class SkillHost: Sendable {
         }
         defer { close(folderLock) }  // closing releases the lock
         while flock(folderLock, LOCK_EX) != 0 && errno == EINTR {}
-        let installed = Self.registry(of: Self.scanFolders(directories, workerPath: workerPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs),
+        let installed = Self.registry(of: Self.scanFolders(directories, scanPath: scanPath, stateDir: paths.stateDir, timeoutMs: scanTimeoutMs),
                                       trusted: config.trusted)
         var shadows: (path: String, version: SemanticVersion)? = nil
         if let other = installed.skill(id: manifest.id), other.file.path != target {

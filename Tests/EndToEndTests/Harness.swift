@@ -211,8 +211,9 @@ class EndToEndTestCase: XCTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         guard FileManager.default.isExecutableFile(atPath: E2E.skillhostPath),
-              FileManager.default.isExecutableFile(atPath: E2E.binDir + "/skillhost-worker") else {
-            XCTFail("skillhost and skillhost-worker must be built in \(E2E.binDir) (set SKILLHOST_BIN_DIR, or run `make test`)")
+              FileManager.default.isExecutableFile(atPath: E2E.binDir + "/skillhost-worker"),
+              FileManager.default.isExecutableFile(atPath: E2E.binDir + "/skillhost-scan") else {
+            XCTFail("skillhost, skillhost-worker and skillhost-scan must be built in \(E2E.binDir) (set SKILLHOST_BIN_DIR, or run `make test`)")
             throw HarnessError("binaries missing in \(E2E.binDir)")
         }
         fixtures = try E2E.fixturesDirectory()

@@ -24,7 +24,7 @@ final class PackagingTests: EndToEndTestCase {
         let unpack = Run.program("/usr/bin/dpkg", ["-x", deb, root], environment: environment, timeout: 120)
         XCTAssertEqual(unpack.exitCode, 0, unpack.summary)
         let usr = root + "/usr"
-        for f in ["bin/skillhost", "bin/skillhost-worker", "include/skillhost/skillhost.h", "lib/pkgconfig/skillhost.pc",
+        for f in ["bin/skillhost", "bin/skillhost-worker", "bin/skillhost-scan", "include/skillhost/skillhost.h", "lib/pkgconfig/skillhost.pc",
                   "lib/skillhost/libswiftCore.so", "lib/skillhost/skills.d/libWeatherSkill.so", "share/man/man1/skillhost.1",
                   "share/bash-completion/completions/skillhost", "share/zsh/vendor-completions/_skillhost",
                   "share/fish/vendor_completions.d/skillhost.fish", "share/skillhost/sdk/Package.swift",
@@ -44,7 +44,7 @@ final class PackagingTests: EndToEndTestCase {
         }
         let runpath = Run.program("/usr/bin/readelf", ["-d", usr + "/bin/skillhost"], environment: environment).stdout
         XCTAssertTrue(runpath.contains("[$ORIGIN/../lib/skillhost]"), runpath)
-        for b in ["bin/skillhost", "bin/skillhost-worker"] {
+        for b in ["bin/skillhost", "bin/skillhost-worker", "bin/skillhost-scan"] {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: usr + "/" + b))
             XCTAssertNil(bytes.range(of: Data(E2E.packageRoot.utf8)), "\(b) names the checkout")
         }

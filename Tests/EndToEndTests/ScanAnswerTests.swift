@@ -8,7 +8,7 @@ import Glibc
 /// What the scan process answers for a file, end to end: JSON-text fields in every form a skill writes
 /// them list exactly as the host's own parse of the text gives (pinned below, as the host printed them
 /// before the scan process sent parsed values), a schema that is not JSON is refused word for word as
-/// before, and a scan process that lies (a stand-in program given as SKILLHOST_WORKER) gets no bad
+/// before, and a scan process that lies (a stand-in program given as SKILLHOST_SCAN) gets no bad
 /// manifest registered.
 final class ScanAnswerEndToEndTests: EndToEndTestCase {
     /// `schema_text_forms.so`'s manifest as the scan cache keeps it and `list --json` splices it.
@@ -51,7 +51,7 @@ final class ScanAnswerEndToEndTests: EndToEndTestCase {
         let script = work + "/fake-scan-process"
         try Self.fakeScanProcess.write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
-        extraEnvironment["SKILLHOST_WORKER"] = script
+        extraEnvironment["SKILLHOST_SCAN"] = script
         var paths: [String: String] = [:]
         for name in ["good", "objekt", "scalar", "example", "deep"] {
             paths[name] = try addSkill("echo_c.so", as: name + ".so")

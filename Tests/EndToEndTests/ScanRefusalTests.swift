@@ -205,7 +205,7 @@ final class ScanRefusalTests: EndToEndTestCase {
         XCTAssertEqual((slow as? [String: Any])?["sleptMs"] as? Int, 1)
     }
 
-    /// The scan process loads every file first, then calls the entries (ManifestMode.swift): a crash in
+    /// The scan process loads every file first, then calls the entries (skillhost-scan's ScanMode.swift): a crash in
     /// a static initializer (pass one) and a crash in skillhost_entry (pass two) are each blamed on their
     /// own file, naming the step, and the files loaded before and after them still register.
     func testCrashesInInitializerAndInEntryAreEachBlamedOnTheirOwnFileAndTheOthersRegister() throws {

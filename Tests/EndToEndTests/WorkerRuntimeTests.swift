@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SkillHostCore
+import SkillCalls
 import SkillLoading
 import SkillWire
 

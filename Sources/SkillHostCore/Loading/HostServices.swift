@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SkillABI
+import SkillCalls
 import SkillLoading
 import Synchronization
 

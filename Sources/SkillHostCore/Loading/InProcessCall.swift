@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SkillCalls
 import SkillLoading
 import SkillWire
 import Synchronization

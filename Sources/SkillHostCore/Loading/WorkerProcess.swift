@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SkillABI
+import SkillCalls
 import SkillLoading
 import SkillWire
 import Synchronization

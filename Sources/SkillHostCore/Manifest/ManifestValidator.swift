@@ -1,7 +1,7 @@
 import SkillLoading
 import SkillWire
 
-/// Turns what `skillhost-worker manifest` reported about a file into a `SkillManifest`, or into a
+/// Turns what `skillhost-scan` reported about a file into a `SkillManifest`, or into a
 /// `Refusal` that says exactly which field is wrong, what was expected and what was found.
 ///
 /// This is the one place that decides whether a skill's declaration is acceptable.
@@ -167,7 +167,7 @@ enum ManifestValidator {
         let declaredVersion = j.int("version") ?? 0
         let feedsText = j.range("feeds")
         // The scan process sends a JSON-text field as the value itself when the text is one valid
-        // JSON object or array (see ManifestMode's `jsonText`), parsed here with the limits of the
+        // JSON object or array (see skillhost-scan's `jsonText`), parsed here with the limits of the
         // text alone, and as the text otherwise, parsed here so that its problem is named. Its marker
         // for bytes that are not UTF-8, and any value that is neither text nor an object or array,
         // is not JSON text.

@@ -37,7 +37,7 @@ struct WorkerSandbox: Sendable, Equatable {
         return WorkerSandbox(arguments: args, environment: e, dataDir: dataDir, unresolved: r.unresolved)
     }
 
-    /// The environment of a scan process (`skillhost-worker manifest`, where skills' static
+    /// The environment of a scan process (`skillhost-scan`, where skills' static
     /// initializers and entry functions run): the fixed list without HOME and TMPDIR, and no granted
     /// variables (a skill is not yet granted anything while it is read).
     static func scanEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {

@@ -2,13 +2,13 @@ import FoundationEssentials
 import Glibc
 import SkillLoading
 
-/// Reads what skills declare by running `skillhost-worker manifest FD:IDENTITY FILE…` in a child
+/// Reads what skills declare by running `skillhost-scan -` in a child
 /// process, so that a skill whose static initializer crashes or hangs costs only that child.
 ///
 /// The child loads the descriptors the host opened and checked (`CheckedSkillFile`), handed to it
 /// over a socket (SCM_RIGHTS), never the paths; it checks each against the identity the host recorded first.
 /// One child reads a batch of up to `batchSize` files (one process start for N files), in two passes
-/// (see ManifestMode.swift for why): it loads every file in order, writing `"status":"loaded"` after
+/// (see skillhost-scan's ScanMode.swift for why): it loads every file in order, writing `"status":"loaded"` after
 /// each load (or the file's refusal, which is its answer); a file whose loaded line adds
 /// `"entry":"now"` (an image without Swift) has its entry called and its answer written next; then the
 /// child calls the entries of the other loaded files in order, writing each file's answer. Each step
@@ -19,10 +19,11 @@ import SkillLoading
 /// way, as timed out, after the child is killed.
 ///
 /// A child is started with the first file of its batch and gets the files over a socket as the host
-/// checks them (`skillhost-worker manifest -`), so its own start overlaps the host's opens and checks
+/// checks them (`skillhost-scan -`), so its own start overlaps the host's opens and checks
 /// (`Session`). Not thread-safe; call from one thread.
 struct ManifestReader {
-    var workerPath: String
+    /// The scan program, `skillhost-scan`.
+    var scanPath: String
     /// How long one file may take to load and describe itself.
     var deadline: Duration
 
@@ -83,7 +84,7 @@ struct ManifestReader {
         func add(_ item: Item) {
             if open == nil {
                 while batches.contains(where: \.running) { step() }
-                let started = ScanProcess(workerPath: reader.workerPath, deadline: reader.deadline)
+                let started = ScanProcess(scanPath: reader.scanPath, deadline: reader.deadline)
                 batches.append(started)
                 open = started
             }
@@ -123,7 +124,7 @@ struct ManifestReader {
         }
     }
 
-    /// Whether `line` is, byte for byte, the loaded line ManifestMode writes for `path` —
+    /// Whether `line` is, byte for byte, the loaded line skillhost-scan (ScanMode.swift) writes for `path` —
     /// `{"file":PATH,"status":"loaded"}` (false) or the same with `,"entry":"now"` (true) — checked
     /// without building a JSON tree (one such line per file); nil for anything else, which is then
     /// parsed as JSON and judged like any other line.

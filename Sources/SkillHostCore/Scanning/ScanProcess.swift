@@ -3,7 +3,7 @@ import Glibc
 import SkillLoading
 import SkillSandboxC
 
-/// One batch of files read by `skillhost-worker manifest -` (see `ManifestReader` for the protocol):
+/// One batch of files read by `skillhost-scan -` (see `ManifestReader` for the protocol):
 /// the scan process, started before its files are known so that its own start overlaps the host's
 /// opens and checks; the files, handed over one by one on a socket as they are checked (`hand`: the
 /// descriptor and its identity, SCM_RIGHTS); where the process is (`ManifestReader.Progress`); and
@@ -11,7 +11,7 @@ import SkillSandboxC
 /// timeout. Driven by `ManifestReader.Session`, which polls it once it is sealed (no more files).
 /// Not thread-safe.
 final class ScanProcess {
-    private let workerPath: String
+    private let scanPath: String
     private let deadline: Duration
     /// The files handed to the current process, in order.
     private var pending: [ManifestReader.Item] = []
@@ -28,8 +28,8 @@ final class ScanProcess {
     private var answeredAll: [ChildProcess] = []
 
     /// Starts a scan process that waits for its files.
-    init(workerPath: String, deadline: Duration) {
-        self.workerPath = workerPath
+    init(scanPath: String, deadline: Duration) {
+        self.scanPath = scanPath
         self.deadline = deadline
         spawn()
     }
@@ -118,7 +118,7 @@ final class ScanProcess {
         }
         defer { close(fds[1]) }
         do {
-            child = try ChildProcess(executable: workerPath, arguments: ["manifest", "-"], passing: [fds[1]])
+            child = try ChildProcess(executable: scanPath, arguments: ["-"], passing: [fds[1]])
             socket = fds[0]
             startFailure = nil
         } catch {

@@ -77,13 +77,14 @@ public struct ScanReport: Sendable {
 /// scan processes run.
 public struct Scanner {
     public var directories: [String]
-    public var workerPath: String
+    /// The scan program, `skillhost-scan`.
+    public var scanPath: String
     public var cachePath: String
     public var deadline: Duration
 
-    public init(directories: [String], workerPath: String, cachePath: String, deadline: Duration) {
+    public init(directories: [String], scanPath: String, cachePath: String, deadline: Duration) {
         self.directories = directories
-        self.workerPath = workerPath
+        self.scanPath = scanPath
         self.cachePath = cachePath
         self.deadline = deadline
     }
@@ -106,7 +107,7 @@ public struct Scanner {
         var keys: [String: ScanCache.Key] = [:]
         let memo = PathSafety.Memo()
         // Each answer is validated as it arrives, while the scan process goes on loading the next files.
-        let session = ManifestReader.Session(ManifestReader(workerPath: workerPath, deadline: deadline)) { p, answer in
+        let session = ManifestReader.Session(ManifestReader(scanPath: scanPath, deadline: deadline)) { p, answer in
             let outcome: Result<SkillManifest, Refusal>
             switch answer {
             case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)

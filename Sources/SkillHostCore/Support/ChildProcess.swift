@@ -94,7 +94,7 @@ final class ChildProcess {
         let rc = posix_spawn(&child, executable, &actions, &attr, &cargv, &cenv)
         guard rc == 0 else {
             throw SkillError(.internal, "cannot start \(executable): \(String(cString: strerror(rc)))",
-                             hint: "reinstall skillhost so that skillhost-worker sits next to skillhost, or set SKILLHOST_WORKER")
+                             hint: "reinstall skillhost so that skillhost-worker and skillhost-scan sit next to skillhost, or set SKILLHOST_WORKER and SKILLHOST_SCAN")
         }
         return child
     }

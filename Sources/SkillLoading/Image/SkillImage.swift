@@ -1,6 +1,5 @@
 import Glibc
 import SkillABI
-import Synchronization
 
 /// Loads skill images into this process from checked descriptors, finds their entry and negotiates
 /// the ABI: the one implementation the host (trusted skills), the worker and the scan child share.
@@ -29,11 +28,29 @@ public enum SkillImage {
     }
 
     /// Images loaded by this process, by (device, inode) of the file they came from.
-    private static let images = Mutex<[FileKey: Image]>([:])
+    private static let images = ImageTable()
 
     private struct FileKey: Hashable, Sendable {
         var device: UInt64
         var inode: UInt64
+    }
+
+    /// `[FileKey: Image]` behind a pthread mutex (not Synchronization's `Mutex`: the scan process
+    /// links this module and no library beyond the Swift core, see Package.swift's `coreOnly`).
+    /// Static, never freed.
+    private final class ImageTable: @unchecked Sendable {
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+            let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            pthread_mutex_init(m, nil)
+            return m
+        }()
+        private var images: [FileKey: Image] = [:]
+
+        func withLock<R>(_ body: (inout [FileKey: Image]) -> R) -> R {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body(&images)
+        }
     }
 
     // MARK: - Loading
@@ -150,15 +167,21 @@ public enum SkillImage {
 
 extension String {
     /// This text with "/proc/self/fd/N" replaced by `path`.
+    /// (Compared byte for byte: this module links no _StringProcessing, see Package.swift's `coreOnly`.)
     func replacingProcName(fd: Int32, with path: String) -> String {
-        let name = "/proc/self/fd/\(fd)"
-        var out = ""
-        var rest = Substring(self)
-        while let r = rest.firstRange(of: name) {
-            out += rest[..<r.lowerBound]
-            out += path
-            rest = rest[r.upperBound...]
+        let name = Array("/proc/self/fd/\(fd)".utf8), text = Array(utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var i = 0
+        while i < text.count {
+            if i + name.count <= text.count && text[i..<(i + name.count)].elementsEqual(name) {
+                out += path.utf8
+                i += name.count
+            } else {
+                out.append(text[i])
+                i += 1
+            }
         }
-        return out + rest
+        return String(decoding: out, as: UTF8.self)
     }
 }

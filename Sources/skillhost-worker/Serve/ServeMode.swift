@@ -1,7 +1,9 @@
 import Dispatch
 import Glibc
 import SkillABI
+import SkillCalls
 import SkillLoading
+import SkillSandbox
 import SkillWire
 import Synchronization
 

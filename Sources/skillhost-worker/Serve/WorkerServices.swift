@@ -1,5 +1,6 @@
 import Glibc
 import SkillABI
+import SkillCalls
 import SkillLoading
 import SkillWire
 

@@ -1,4 +1,4 @@
-// `skillhost-worker manifest -` — see main.swift. Each descriptor (which the host opened, checked and
+// `skillhost-scan -` — see main.swift. Each descriptor (which the host opened, checked and
 // handed over on fd 4) is checked against the identity the host recorded and loaded (SkillLoading:
 // dlopen of /proc/self/fd/FD, never the path), which runs the file's static initializers; each loaded
 // file's entry is called and one line of JSON describing what the skill declares is written to file
@@ -22,6 +22,7 @@
 import Glibc
 import SkillABI
 import SkillLoading
+import SkillSandbox
 import SkillSandboxC
 import SkillWire
 
@@ -225,7 +226,7 @@ func refused(_ e: SkillLoadError, into l: inout Line) -> Line {
     return l
 }
 
-/// `skillhost-worker manifest -`: the files to read, from the socket on fd 4 until the host closes its
+/// `skillhost-scan -`: the files to read, from the socket on fd 4 until the host closes its
 /// end — each one message `DEV:INO:SIZE:MTIME` NUL `PATH` carrying the file's descriptor (SCM_RIGHTS),
 /// in order. Nothing is loaded before the last one has come (the sandbox needs every file first).
 /// A message that cannot be read becomes a file without a descriptor, refused in pass one.
@@ -254,12 +255,12 @@ func receiveFiles() -> [(text: String, spec: (fd: Int32, identity: DescriptorIde
     return files
 }
 
-/// `skillhost-worker manifest -` (the files: see `receiveFiles`): pass one loads every file in order (a refusal is
+/// `skillhost-scan -` (the files: see `receiveFiles`): pass one loads every file in order (a refusal is
 /// that file's answer line, a load a `loaded` line; an image without Swift is answered right after its
 /// `loaded` line), pass two answers for every Swift image loaded, in order; then exit 0.
-func runManifestMode(_ args: ArraySlice<String>) -> Never {
+func runScanMode(_ args: ArraySlice<String>) -> Never {
     guard args.elementsEqual(["-"]) else {
-        _ = "skillhost-worker manifest: expected \"-\" (the files come over fd 4); started by skillhost, not by hand\n".withCString { write(2, $0, strlen($0)) }
+        _ = "usage: skillhost-scan -\n(the files come over fd 4; started by skillhost, not by hand)\n".withCString { write(2, $0, strlen($0)) }
         exit(2)
     }
     // The files (descriptor, identity, and the path that names the file and is what the sandbox allows).

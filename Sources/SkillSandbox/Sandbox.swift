@@ -2,10 +2,10 @@ import Glibc
 import SkillSandboxC
 import SkillWire
 
-/// The worker's sandbox: applied by `runServeMode` before the skill's file is loaded (so the skill's
-/// static initializers already run under it) and before the worker starts any thread (a user
-/// namespace can only be entered by a single-threaded process, and Landlock confines the calling
-/// thread and what it starts later).
+/// The sandbox of a worker and of the scan process (`applyForScan`): applied by the worker's
+/// `runServeMode` before the skill's file is loaded (so the skill's static initializers already run
+/// under it) and before the worker starts any thread (a user namespace can only be entered by a
+/// single-threaded process, and Landlock confines the calling thread and what it starts later).
 ///
 /// In order:
 ///   1. PR_SET_NO_NEW_PRIVS and PR_SET_DUMPABLE 0 (no core dumps, no /proc/PID/mem for same-user
@@ -23,25 +23,25 @@ import SkillWire
 ///   5. The seccomp filter (`SeccompFilter`) on every thread.
 /// A step the kernel lacks is skipped and named in `report.missing`; the host shows the skill's sandbox
 /// as "partial" with that list. Nothing here ever stops the worker.
-enum Sandbox {
-    struct Report {
-        var enabled = false
-        var landlockABI = 0
+public enum Sandbox {
+    public struct Report {
+        public var enabled = false
+        public var landlockABI = 0
         /// Features not in force, each with why ("landlock-network (needs …)").
-        var missing: [String] = []
+        public var missing: [String] = []
         /// Steps that failed although the kernel has the feature (also make it partial).
-        var problems: [String] = []
+        public var problems: [String] = []
         /// How long `apply` took, in microseconds (for `make bench`).
-        var applyMicros = 0
-        var mode: String { !enabled ? "off" : missing.isEmpty && problems.isEmpty ? "full" : "partial" }
+        public var applyMicros = 0
+        public var mode: String { !enabled ? "off" : missing.isEmpty && problems.isEmpty ? "full" : "partial" }
     }
 
     /// What `apply` did; read by the hello frame.
-    nonisolated(unsafe) static var report = Report()
+    nonisolated(unsafe) public private(set) static var report = Report()
 
     /// Applies the sandbox `arguments` ask for (see `SandboxPlan`); a no-op without `--sandbox`.
     /// `readFiles`: files to allow reading through descriptors already open on them (path, fd).
-    static func apply(_ arguments: [String], file: String, readFiles: [(path: String, fd: Int32)] = []) {
+    public static func apply(_ arguments: [String], file: String, readFiles: [(path: String, fd: Int32)] = []) {
         let plan = SandboxPlan(arguments: arguments)
         guard plan.enabled else { return }
         var r = Report()
@@ -163,7 +163,7 @@ enum SystemPaths {
 extension Sandbox {
     /// Adds `"sandbox":{"mode":"full"|"partial"|"off","landlockABI":N,"applyMicros":N,"missing":[…],
     /// "problems":[…]}` to the hello frame.
-    static func writeHello(_ f: inout Line) {
+    public static func writeHello(_ f: inout Line) {
         let r = report
         f.key(.sandbox); f.raw("{")
         f.key("mode"); f.quoted(r.mode)
@@ -183,15 +183,18 @@ extension Sandbox {
 }
 
 extension Sandbox {
-    /// The scan process (`skillhost-worker manifest FILE…`) runs skills' static initializers and entry
+    /// The scan process (`skillhost-scan -`) runs skills' static initializers and entry
     /// functions too: it gets the sandbox with nothing granted — read-only the files it reads, no
     /// network, no writes, no programs — before the first dlopen. Nobody reads its report: what the
     /// kernel lacks is reported by the workers (the same kernel). Each file's read rule is made from
     /// the descriptor the host handed over (`fd`: nil when its spec was unreadable — the file is then
     /// refused before anything loads it), not by looking its path up again: 200 files cost 200
     /// `landlock_add_rule` calls instead of 200 × open, fstat, add, close.
-    static func applyForScan(files: [(path: String, fd: Int32?)]) {
+    public static func applyForScan(files: [(path: String, fd: Int32?)]) {
         apply(["--sandbox"], file: "/nonexistent",
               readFiles: files.compactMap { f in f.fd.map { (f.path, $0) } })
     }
 }
+
+/// The text of the current `errno`.
+func errnoText() -> String { String(cString: strerror(errno)) }

@@ -1,0 +1,23 @@
+// skillhost-scan — reads what skills declare, in a sandboxed child process. Started by skillhost,
+// not by hand.
+//
+//   skillhost-scan -
+//       Receives the files over fd 4, a socket: one message per file, `DEV:INO:SIZE:MTIME` NUL `FILE`,
+//       carrying its descriptor (opened and checked by the host, which hands each file over as soon as
+//       it is checked; FILE names it in messages). Then loads every descriptor in order, writing a
+//       "loaded" line (or the file's refusal) after each, and calls each loaded file's entry — an
+//       image without Swift at once, Swift images after every load — writing one line of JSON
+//       describing what the skill declares, all to file descriptor 3 (the host's result pipe). The
+//       host runs this with a deadline per step: a skill whose initializer or entry crashes or hangs
+//       kills or stalls only this process, and the host knows which file and step did it because
+//       lines arrive in order. (ScanMode.swift)
+//
+// A cold `skillhost list` waits for this process, so its start is on the critical path: it links the
+// Swift core library and Glibc's overlay and nothing else — no Foundation, no Dispatch, and none of
+// the modules the compiler imports implicitly (_Concurrency, _StringProcessing, which bring
+// _RegexParser), which Package.swift turns off for this target and the modules it links
+// (SkillWire, SkillLoading, SkillSandbox). EndToEndTests' ScanBinaryTests keeps it that way.
+// Lines are built as bytes straight from the skill's C strings.
+import Glibc
+
+runScanMode(CommandLine.arguments.dropFirst())
