@@ -4,59 +4,87 @@
 /// characters included, is copied as it is. Integers are plain decimal digits. Stateless.
 public enum JSONText {
     /// Appends `u`'s bytes escaped (without the quotes around them). Runs that need no escaping are
-    /// found eight bytes at a time and copied whole.
+    /// found eight bytes at a time (`plainRun`) and copied whole.
     public static func append(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         guard let base = u.baseAddress else { return }
-        var start = 0, i = 0
+        var i = 0
         while i < u.count {
-            if i + 8 <= u.count {
-                let marks = escapeBytes(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-                if marks == 0 { i += 8; continue }
-                i += marks.trailingZeroBitCount >> 3
-            }
-            let c = u[i]
-            guard c < 0x20 || c == 0x22 || c == 0x5c else { i += 1; continue }
-            if i > start { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start)) }
-            appendEscape(of: c, to: &out)
-            i += 1
-            start = i
+            let end = plainRun(base, from: i, count: u.count)
+            if end > i { out.append(contentsOf: UnsafeBufferPointer(start: base + i, count: end - i)) }
+            guard end < u.count else { return }
+            appendEscape(of: base[end], to: &out)
+            i = end + 1
         }
-        if start < u.count { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: u.count - start)) }
+    }
+
+    /// Writes `u`'s bytes escaped (without the quotes around them) at `to`, which has room for
+    /// `6 * u.count` bytes (the longest escape, `\u00XX`, per byte), and returns how many it wrote.
+    public static func write(_ u: UnsafeBufferPointer<UInt8>, escapedTo to: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let base = u.baseAddress else { return 0 }
+        var i = 0, n = 0
+        while i < u.count {
+            let end = plainRun(base, from: i, count: u.count)
+            if end > i { (to + n).update(from: base + i, count: end - i); n += end - i }
+            guard end < u.count else { break }
+            n += writeEscape(of: base[end], to: to + n)
+            i = end + 1
+        }
+        return n
+    }
+
+    /// The index of the first byte at or after `i` (and before `count`) that needs an escape, or
+    /// `count` when none does.
+    @inline(__always)
+    static func plainRun(_ base: UnsafePointer<UInt8>, from i: Int, count: Int) -> Int {
+        var i = i
+        while i + 8 <= count {
+            let marks = escapeBytes(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            if marks == 0 { i += 8; continue }
+            i += marks.trailingZeroBitCount >> 3
+            if needsEscape(base[i]) { return i }
+            i += 1
+        }
+        while i < count {
+            if needsEscape(base[i]) { return i }
+            i += 1
+        }
+        return count
     }
 
     /// True when no byte of `u` needs an escape.
     public static func isPlain(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = u.baseAddress else { return true }
-        var i = 0
-        while i + 8 <= u.count {
-            if escapeBytes(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) != 0 { return false }
-            i += 8
-        }
-        while i < u.count {
-            let c = u[i]
-            if c < 0x20 || c == 0x22 || c == 0x5c { return false }
-            i += 1
-        }
-        return true
+        return plainRun(base, from: 0, count: u.count) == u.count
     }
+
+    @inline(__always)
+    static func needsEscape(_ c: UInt8) -> Bool { c < 0x20 || c == 0x22 || c == 0x5c }
 
     /// The escape of one byte that needs one.
     @inline(__always)
     static func appendEscape(of c: UInt8, to out: inout [UInt8]) {
-        let hex: StaticString = "0123456789abcdef"
-        switch c {
-        case 0x22: out.append(0x5c); out.append(0x22)
-        case 0x5c: out.append(0x5c); out.append(0x5c)
-        case 0x0a: out.append(0x5c); out.append(UInt8(ascii: "n"))
-        case 0x0d: out.append(0x5c); out.append(UInt8(ascii: "r"))
-        case 0x09: out.append(0x5c); out.append(UInt8(ascii: "t"))
-        default:
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { t in
-                t[0] = 0x5c; t[1] = UInt8(ascii: "u"); t[2] = UInt8(ascii: "0"); t[3] = UInt8(ascii: "0")
-                t[4] = hex.utf8Start[Int(c >> 4)]; t[5] = hex.utf8Start[Int(c & 15)]
-                out.append(contentsOf: UnsafeBufferPointer(t))
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { t in
+            let n = writeEscape(of: c, to: t.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<n]))
         }
+    }
+
+    /// Writes the escape of one byte that needs one at `to` (room for 6 bytes); returns its length.
+    @inline(__always)
+    static func writeEscape(of c: UInt8, to t: UnsafeMutablePointer<UInt8>) -> Int {
+        let hex: StaticString = "0123456789abcdef"
+        t[0] = 0x5c
+        switch c {
+        case 0x22, 0x5c: t[1] = c
+        case 0x0a: t[1] = UInt8(ascii: "n")
+        case 0x0d: t[1] = UInt8(ascii: "r")
+        case 0x09: t[1] = UInt8(ascii: "t")
+        default:
+            t[1] = UInt8(ascii: "u"); t[2] = UInt8(ascii: "0"); t[3] = UInt8(ascii: "0")
+            t[4] = hex.utf8Start[Int(c >> 4)]; t[5] = hex.utf8Start[Int(c & 15)]
+            return 6
+        }
+        return 2
     }
 
     /// The top bit of each byte of `w` (little-endian: the first byte is the lowest) that is `"`, `\`
@@ -75,15 +103,26 @@ public enum JSONText {
     /// appended once: no String in between (frames and JSON trees carry numbers on every call).
     public static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { t in
-            var m = v.magnitude, at = 20
-            repeat {
-                at -= 1
-                t[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
-                m /= 10
-            } while m != 0
-            if v < 0 { at -= 1; t[at] = UInt8(ascii: "-") }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: t[at..<20]))
+            let n = writeInteger(v, to: t.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<n]))
         }
+    }
+
+    /// Writes `v`'s decimal digits (with a minus sign when negative) at `to`, which has room for 20
+    /// bytes; returns how many it wrote.
+    public static func writeInteger(_ v: Int64, to: UnsafeMutablePointer<UInt8>) -> Int {
+        var m = v.magnitude, digits = 1
+        while m >= 10 { m /= 10; digits += 1 }
+        let sign = v < 0 ? 1 : 0
+        if sign == 1 { to[0] = UInt8(ascii: "-") }
+        m = v.magnitude
+        var at = sign + digits
+        repeat {
+            at -= 1
+            to[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
+            m /= 10
+        } while m != 0
+        return sign + digits
     }
 
     /// Appends a literal word (`true`, `null`, …).

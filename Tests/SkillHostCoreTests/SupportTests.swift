@@ -16,17 +16,24 @@ final class SupportTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = AuditLog(stateDir: dir, settings: PolicyConfig.AuditSettings())
-        log.record(line: Array(#"{"n":1}"#.utf8))
-        log.record(line: Array(#"{"n":2}"#.utf8))
+        append(#"{"n":1}"#, to: log)
+        append(#"{"n":2}"#, to: log)
         let other = try XCTUnwrap(FileHandle(forWritingAtPath: dir + "/audit.jsonl"))
         other.seekToEndOfFile()
         other.write(Data(#"{"torn":"#.utf8))
         try other.close()
-        log.record(line: Array(#"{"n":3}"#.utf8))
-        log.record(line: Array(#"{"n":4}"#.utf8))
+        append(#"{"n":3}"#, to: log)
+        append(#"{"n":4}"#, to: log)
         let text = try String(contentsOfFile: dir + "/audit.jsonl", encoding: .utf8)
         XCTAssertEqual(text, "{\"n\":1}\n{\"n\":2}\n{\"torn\":\n{\"n\":3}\n{\"n\":4}\n")
         XCTAssertEqual(AuditLog.entries(at: dir + "/audit.jsonl").map(\.serialized), [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#, #"{"n":4}"#])
+    }
+
+    func append(_ line: StaticString, to log: AuditLog) {
+        AuditLine.onStack { l in
+            l.raw(line)
+            log.record(&l)
+        }
     }
 
     func testSHA256KnownVectors() {

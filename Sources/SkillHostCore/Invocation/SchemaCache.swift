@@ -10,9 +10,9 @@ final class SchemaCache: Sendable {
     /// The schemas of `binding`'s intent: from the binding's own slot after its first call, else
     /// compiled (once per skill file, whichever registry asks) and kept in the slot.
     func schemas(_ binding: IntentBinding) -> Result<Schemas, SkillError> {
-        if let s = binding.schemas.value.withLock({ $0 }) { return .success(s) }
+        if let s = binding.cache.schemas.withLock({ $0 }) { return .success(s) }
         let r = schemas(binding.skill, binding.intent.address)
-        if case .success(let s) = r { binding.schemas.value.withLock { $0 = s } }
+        if case .success(let s) = r { binding.cache.schemas.withLock { $0 = s } }
         return r
     }
 
@@ -40,9 +40,14 @@ final class SchemaCache: Sendable {
     }
 }
 
-/// One binding's compiled schemas (see `IntentBinding.schemas`); empty until its first call.
-final class SchemaSlot: Sendable {
-    let value = Mutex<SchemaCache.Schemas?>(nil)
+/// What one binding works out once (see `IntentBinding.cache`): its compiled schemas, empty until its
+/// first call, and `,"intent":…,"skill":…,"version":…` of the audit lines of calls its skill answers
+/// (`Invoker.auditLine`). One object, so copying a binding costs one reference.
+final class BindingCache: Sendable {
+    let schemas = Mutex<SchemaCache.Schemas?>(nil)
+    let auditNames: [UInt8]
+
+    init(auditNames: [UInt8]) { self.auditNames = auditNames }
 }
 
 /// Identifies one file of one skill: a replaced or moved file, or a change of isolation, is another key.

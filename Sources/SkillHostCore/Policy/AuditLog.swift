@@ -15,7 +15,8 @@ import Synchronization
 /// `flock` (audit.jsonl → audit.jsonl.1 → … → audit.jsonl.KEEP, the oldest dropped). The size is counted
 /// as lines are written and read back (the end offset), with the path's inode, at most once a second, so a
 /// line costs two system calls (`lseek`, `write`) and no `fstat` (see `record`); a process that still holds a file another one rotated notices within a
-/// second and reopens. Thread-safe.
+/// second and reopens. A line is built by `AuditLine` on the calling thread's stack, outside the lock,
+/// and is on disk (in the page cache) before `record` returns: nothing is buffered. Thread-safe.
 final class AuditLog: Sendable {
     let path: String
     let settings: PolicyConfig.AuditSettings
@@ -41,11 +42,16 @@ final class AuditLog: Sendable {
 
     deinit { state.withLock { if $0.fd >= 0 { close($0.fd) } } }
 
-    /// Appends one line: `line` is one JSON object's bytes, without the newline.
-    func record(line: [UInt8]) {
+    /// Appends `line` (one JSON object, without the newline; built on the caller's stack, see
+    /// `AuditLine.onStack`, outside the lock).
+    func record(_ line: inout AuditLine) {
         guard settings.enabled else { return }
-        var line = line
-        line.append(0x0a)
+        line.finish { append($0) }
+    }
+
+    /// Appends `buffer`: a spare newline, then the line and its newline. The spare newline goes
+    /// out with the line only when the file does not end in one.
+    private func append(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         state.withLock { s in
             let now = Self.seconds()
             if s.fd < 0 || (now != s.checkedAt && Self.inode(path) != s.inode) { reopen(&s) }
@@ -57,12 +63,14 @@ final class AuditLog: Sendable {
             // so the next `write` must stamp a fine-grained time and dirty the inode (a journal
             // transaction per line: 2.5 µs more per line, measured); the end offset is all we need.
             let end = lseek(s.fd, 0, SEEK_END)
+            var from = 1
             if end > 0, Int(end) != s.cleanEnd {
                 var last: UInt8 = 0
-                if pread(s.fd, &last, 1, end - 1) == 1, last != 0x0a { line.insert(0x0a, at: 0) }
+                if pread(s.fd, &last, 1, end - 1) == 1, last != 0x0a { from = 0 }
             }
+            let line = UnsafeMutableBufferPointer(rebasing: buffer[from...])
             var n: Int
-            repeat { n = line.withUnsafeBytes { write(s.fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
+            repeat { n = write(s.fd, line.baseAddress!, line.count) } while n < 0 && errno == EINTR
             if n != line.count {
                 let failure = n < 0 ? StateFile.Failure("append to", path)
                                     : StateFile.Failure("append to", path, reason: "only \(n) of \(line.count) bytes written (the next line starts on a new line)")
@@ -147,27 +155,6 @@ final class AuditLog: Sendable {
         return bytes.split(separator: 0x0a).compactMap { line in
             guard let j = try? JSON.parse(Array(line)), case .object = j else { return nil }
             return j
-        }
-    }
-
-    /// `v` with strings longer than 256 characters cut ("…, N bytes"), so a huge input does not
-    /// become a huge audit line.
-    static func shortened(_ v: JSON) -> JSON {
-        guard needsShortening(v) else { return v }  // the usual case: no copy
-        switch v {
-        case .string(let s) where s.utf8.count > 256: return .string(String(s.prefix(200)) + "…, \(s.utf8.count) bytes")
-        case .array(let a): return .array(a.map(shortened))
-        case .object(let o): return .object(JSONObject(o.map { ($0.key, shortened($0.value)) }))
-        default: return v
-        }
-    }
-
-    private static func needsShortening(_ v: JSON) -> Bool {
-        switch v {
-        case .string(let s): return s.utf8.count > 256
-        case .array(let a): return a.contains(where: needsShortening)
-        case .object(let o): return o.contains { needsShortening($0.value) }
-        default: return false
         }
     }
 

@@ -62,11 +62,21 @@ public struct RegisteredSkill: Sendable {
 
 /// One skill's claim on an intent.
 public struct IntentBinding: Sendable {
-    public var skill: RegisteredSkill
-    public var intent: IntentSummary
-    /// The intent's compiled schemas, filled by `SchemaCache` on the first call through this binding:
-    /// later calls (and their audit lines) read them without a lookup.
-    let schemas = SchemaSlot()
+    public let skill: RegisteredSkill
+    public let intent: IntentSummary
+    /// What calls through this binding work out once: the intent's compiled schemas (filled by
+    /// `SchemaCache` on the first call; later calls and their audit lines read them without a lookup)
+    /// and the audit line's names.
+    let cache: BindingCache
+
+    public init(skill: RegisteredSkill, intent: IntentSummary) {
+        (self.skill, self.intent) = (skill, intent)
+        cache = BindingCache(auditNames: AuditLine.text { l in
+            l.raw(",\"intent\":"); l.quoted(intent.address)
+            l.raw(",\"skill\":"); l.quoted(skill.id)
+            l.raw(",\"version\":"); l.quoted(skill.versionText)
+        })
+    }
 }
 
 /// Two or more skills declaring the same intent. Not an error — calls go to `bindings[0]` — but

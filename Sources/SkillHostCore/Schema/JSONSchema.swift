@@ -6,7 +6,7 @@ import FoundationEssentials
 /// `maxItems`, `pattern`, `format` ("date", "date-time"), `anyOf`, `oneOf`, `allOf`.
 /// Annotations (`description`, `title`, `default`, `examples`, `$schema`, `$id`, `readOnly`,
 /// `writeOnly`, `deprecated`, `secret`) are accepted and ignored by validation; a property marked
-/// `"secret": true` or `"writeOnly": true` is redacted wherever the host records an input (`redacted`). Any other keyword (for example
+/// `"secret": true` or `"writeOnly": true` is redacted wherever the host records an input (`AuditLine.json`). Any other keyword (for example
 /// `$ref`) makes the schema invalid: the host refuses to pretend it checks what it does not.
 ///
 /// Immutable: compile once per intent, validate from any thread. (`@unchecked` only because the
@@ -33,7 +33,7 @@ public final class JSONSchema: @unchecked Sendable {
     /// `allOf` / `anyOf` / `oneOf`).
     let isSecret: Bool
     /// Whether anything this schema describes can be redacted (itself or any schema inside it is
-    /// secret): when not, `redacted` returns the value as it is, without walking it.
+    /// secret): when not, the audit line writes the value as it is (`AuditLine.json`).
     let mayRedact: Bool
 
     enum Additional: Sendable { case allowed, forbidden, schema(JSONSchema) }
@@ -193,28 +193,6 @@ public final class JSONSchema: @unchecked Sendable {
             }
             return true
         }
-    }
-
-    /// `value` with every part that this schema, or any schema inside it, marks secret replaced by
-    /// "[redacted]": through `properties`, `additionalProperties`, `items`, and every branch of
-    /// `allOf`, `anyOf` and `oneOf` (a secret in any branch is redacted whichever branch matched).
-    public func redacted(_ value: JSON) -> JSON {
-        guard mayRedact else { return value }
-        if isSecret { return .string("[redacted]") }
-        var out = value
-        switch value {
-        case .object(let o):
-            out = .object(JSONObject(o.map { m -> (key: String, value: JSON) in
-                if secretProperties.contains(m.key) { return (m.key, .string("[redacted]")) }
-                if let s = properties.first(where: { $0.0 == m.key })?.1 { return (m.key, s.redacted(m.value)) }
-                if case .schema(let s) = additional { return (m.key, s.redacted(m.value)) }
-                return (m.key, m.value)
-            }))
-        case .array(let a) where items != nil: out = .array(a.map { items!.redacted($0) })
-        default: break
-        }
-        for branch in allOf + anyOf + oneOf { out = branch.redacted(out) }
-        return out
     }
 
     /// True when the root accepts objects (required of every intent's input schema).
