@@ -33,8 +33,8 @@ let package = Package(
         // The C ABI: a header and compile-time layout checks, nothing else.
         .target(name: "SkillABI", path: "Sources/SkillABI"),
         // Fixed-arity wrappers for Landlock, seccomp, prctl and capset (Swift cannot call variadic
-        // syscall/prctl). Used by the worker to apply its sandbox and by the host to report what the
-        // kernel supports. Not part of the skill ABI.
+        // syscall/prctl). Used by SkillSandbox (the worker's and the scan process's sandbox) and by
+        // the host to report what the kernel supports. Not part of the skill ABI.
         .target(name: "SkillSandboxC", path: "Sources/SkillSandboxC"),
 
         // SDK for skill authors. Linked into skills, never into the host.

@@ -3,8 +3,8 @@ import SkillSandboxC
 
 /// A seccomp-bpf filter that answers the system calls a skill has no business making with an errno
 /// (never by killing the process: a skill that tries something it may not do gets an error it can
-/// report, and one call can try many things). Everything else is allowed; Landlock and the namespaces
-/// decide what files and networks those calls can reach.
+/// report, and one call can try many things). Everything else is allowed; Landlock decides what files
+/// and TCP ports those calls can reach, and without a granted port this filter refuses sockets itself.
 ///
 /// Denied with EPERM: ptrace, process_vm_readv/writev, kcmp, pidfd_getfd; mount, umount2, the new
 /// mount API (fsopen, fsconfig, fsmount, fspick, move_mount, open_tree, mount_setattr), pivot_root,
@@ -16,7 +16,11 @@ import SkillSandboxC
 /// clone with any CLONE_NEW* flag; socket(AF_PACKET, …), socket(…, SOCK_RAW, …) in any family,
 /// socket(AF_UNIX, …) with EACCES (named unix sockets such as a container daemon's are not covered by
 /// Landlock on these kernels; socketpair stays allowed). Without a granted port (`sockets: false`),
-/// every other socket() too, with EACCES: the worker can reach no network (see `Sandbox`, step 2).
+/// every other socket() too, and bind, connect and datagram socketpairs, all with EACCES: the worker
+/// can reach no network (see `Sandbox`, step 2), and it shares the host's network namespace, whose
+/// abstract unix socket names a bound, re-pointed or addressed unix socket would reach (a datagram
+/// socket's sendto with an address goes wherever the address says; the stream and seqpacket sockets
+/// the worker holds ignore or refuse one).
 /// Unless programs are granted: execve, execveat (EACCES), fork, vfork, and clone without
 /// CLONE_THREAD (EAGAIN, as for a process limit). clone3 always gets ENOSYS: its flags are in memory
 /// the filter cannot read, and glibc then falls back to clone, which the filter can inspect.
@@ -114,6 +118,17 @@ enum SeccompFilter {
             p[at].jf = UInt8(p.count - at - 1)
         }
 
+        if !sockets {
+            deny(Int32(SYS_bind), errno(EACCES))
+            deny(Int32(SYS_connect), errno(EACCES))
+            // socketpair(domain, type, …): stream and seqpacket pairs only.
+            onSyscall(Int32(SYS_socketpair)) {
+                stmt(ldW, arg1Low)
+                stmt(BPF_ALU | BPF_AND | BPF_K, 0xf)  // SOCK_TYPE_MASK
+                jump(jeq, UInt32(SOCK_DGRAM.rawValue), 0, 1); stmt(ret, errno(EACCES))
+                stmt(ret, allow)
+            }
+        }
         // clone(flags, …): no new namespaces; without programs, threads only.
         onSyscall(Int32(SYS_clone)) {
             stmt(ldW, arg0Low)

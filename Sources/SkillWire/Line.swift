@@ -14,17 +14,6 @@ public struct Line: Sendable {
         JSONText.appendInteger(v, to: &bytes)
     }
 
-    /// A non-negative amount given in hundredths ("1234" → 12.34, "1230" → 12.3, "1200" → 12), as
-    /// a JSON number.
-    public mutating func hundredths(_ n: Int) {
-        number(n / 100)
-        let fraction = abs(n % 100)
-        guard fraction != 0 else { return }
-        bytes.append(UInt8(ascii: "."))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
-        if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
-    }
-
     public mutating func bool(_ b: Bool) { b ? raw("true") : raw("false") }
 
     /// `"key":`, with a comma before it unless it opens the object. Assembled on the stack and

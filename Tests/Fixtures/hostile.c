@@ -20,6 +20,7 @@
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -196,6 +198,24 @@ static void invoke(const skh_call *call)
         s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, 0 /* NETLINK_ROUTE */);
         REPORT("netlink_socket", err(s >= 0));
         if (s >= 0) close(s);
+        /* The worker shares the host's network namespace: a unix socket it can make (a stream pair)
+         * must not take an abstract name the host's daemons might bind, and a datagram pair (whose
+         * sendto goes to any address) must not be made at all. */
+        int sv[2] = { -1, -1 };
+        int made = socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) == 0;
+        REPORT("socketpair_dgram", err(made));
+        if (made) { close(sv[0]); close(sv[1]); }
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
+            struct sockaddr_un a = { .sun_family = AF_UNIX };
+            memcpy(a.sun_path, "\0skillhost-hostile", 19);
+            REPORT("bind_abstract", err(bind(sv[0], (struct sockaddr *)&a, offsetof(struct sockaddr_un, sun_path) + 19) == 0));
+            REPORT("connect_abstract", err(connect(sv[1], (struct sockaddr *)&a, offsetof(struct sockaddr_un, sun_path) + 19) == 0));
+            close(sv[0]);
+            close(sv[1]);
+        } else {
+            REPORT("bind_abstract", errno);
+            REPORT("connect_abstract", errno);
+        }
     }
     REPORT("user_namespace", err(unshare(CLONE_NEWUSER) == 0));
     snprintf(path, sizeof path, "%s/null-device", data);

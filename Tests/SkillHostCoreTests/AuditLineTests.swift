@@ -171,7 +171,7 @@ enum TreeAuditLine {
             if let d = e.details { l.key("details"); shortened(d).write(to: &l.bytes) }
         }
         if let key = request.idempotencyKey { l.key("idempotencyKey"); l.quoted(key) }
-        l.key("durationMs"); l.hundredths(durationHundredthsMs)
+        l.key("durationMs"); l.bytes += Array(hundredthsText(durationHundredthsMs).utf8)
         if let input = record.input, let schema = inputSchema { l.key("input"); shortened(redacted(input, schema)).write(to: &l.bytes) }
         l.raw("}")
         return l.bytes
@@ -203,5 +203,22 @@ enum TreeAuditLine {
         }
         for branch in s.allOf + s.anyOf + s.oneOf { out = redacted(out, branch) }
         return out
+    }
+}
+
+/// The reference text of an amount in hundredths, spelled out the long way.
+func hundredthsText(_ n: Int) -> String {
+    let whole = n / 100, fraction = n % 100
+    if fraction == 0 { return "\(whole)" }
+    if fraction % 10 == 0 { return "\(whole).\(fraction / 10)" }
+    return "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+}
+
+final class AuditLineNumberTests: XCTestCase {
+    func testHundredthsAreJSONNumbersWithoutTrailingZeros() {
+        for (n, text) in [(0, "0"), (5, "0.05"), (50, "0.5"), (1200, "12"), (1230, "12.3"), (1234, "12.34"), (100_001, "1000.01")] {
+            XCTAssertEqual(String(decoding: AuditLine.text { $0.hundredths(n) }, as: UTF8.self), text)
+            XCTAssertEqual(hundredthsText(n), text)
+        }
     }
 }

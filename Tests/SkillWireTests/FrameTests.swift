@@ -140,7 +140,7 @@ final class JSONScanTests: XCTestCase {
     }
 }
 
-/// The frame writer's numbers: every integer type and range, and hundredths as JSON numbers.
+/// The frame writer's numbers: every integer type and range.
 final class LineNumberTests: XCTestCase {
     func testIntegersAreWrittenLikeTheirDescription() {
         let values: [Int64] = [0, 7, 9, 10, 42, 99, 100, 101, 65_535, -1, -10, -987_654_321, Int64.max, Int64.min]
@@ -154,14 +154,6 @@ final class LineNumberTests: XCTestCase {
         l.number(Int32(-5))
         l.number(UInt8(255))
         XCTAssertEqual(String(decoding: l.bytes, as: UTF8.self), String(UInt64.max) + "-5255")
-    }
-
-    func testHundredths() {
-        for (n, text) in [(0, "0"), (5, "0.05"), (50, "0.5"), (1200, "12"), (1230, "12.3"), (1234, "12.34"), (100_001, "1000.01")] {
-            var l = Line()
-            l.hundredths(n)
-            XCTAssertEqual(String(decoding: l.bytes, as: UTF8.self), text)
-        }
     }
 
     func testKeysWrittenWithEscapesAreComparedUnescaped() throws {

@@ -52,14 +52,14 @@ extension Invoker {
         if let session = request.session { l.raw(",\"session\":"); l.quoted(session) }
         var answered: (id: String, version: String)?
         if case .success(let s) = outcome { answered = (s.skillID, s.skillVersion) }
-        if let names = record.binding?.cache.auditNames {
-            let skill = record.binding!.skill
+        if let binding = record.binding {
+            let skill = binding.skill
             if let answered, answered.id != skill.id || answered.version != skill.versionText {
-                l.raw(",\"intent\":"); l.quoted(record.binding!.intent.address)
+                l.raw(",\"intent\":"); l.quoted(binding.intent.address)
                 l.raw(",\"skill\":"); l.quoted(answered.id)
                 l.raw(",\"version\":"); l.quoted(answered.version)
             } else {
-                l.bytes(names)
+                l.bytes(binding.cache.auditNames)
             }
         } else {
             l.raw(",\"intent\":"); l.quoted(request.intent)

@@ -83,7 +83,7 @@ struct WorkerDeath: Sendable {
                                   hint: "raise \"workers\": {\"memoryLimitMB\": …} in the config (a worker with a Swift skill needs 100–200 MB of address space to start)", skillID: id)
             }
             return SkillError(.loadFailed, "skill \(id) (\(skill.file.path)) could not start in its worker process: the worker \(how) while loading the skill or running its init\(wrote)",
-                              hint: "run the skill's initializer under a debugger (gdb --args skillhost-worker serve \(skill.file.path)) and fix the crash", skillID: id)
+                              hint: "`skillhost validate \(skill.file.path)` loads it the same way and shows the crash; debug the skill's initializer with a program of your own that dlopens the file under gdb", skillID: id)
         }
         if ranOutOfMemory(limitMB: settings.memoryLimitMB) {
             let reached = note.map { "reached \($0.vmPeakKB / 1024) MB of address space, against its limit of \(settings.memoryLimitMB) MB" }

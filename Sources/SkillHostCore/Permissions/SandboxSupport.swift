@@ -13,12 +13,16 @@ public struct SandboxSupport: Sendable, Equatable {
     /// unprivileged user namespaces). Needed only where seccomp is missing: with it, a worker without
     /// a granted port is denied every `socket()` instead.
     public var networkNamespace: Bool
+    /// Whether seccomp can answer a system call with an errno (what a worker checks to refuse sockets
+    /// instead of entering a network namespace).
+    public var seccompErrno: Bool
 
     public static let current: SandboxSupport = {
         let abi = Int(skh_landlock_create_ruleset(nil, 0, 1))
         // PR_GET_SECCOMP answers 0 (not filtered) or 2 (filtered) where seccomp exists, EINVAL where not.
         let seccomp = skh_prctl(21 /* PR_GET_SECCOMP */, 0, 0, 0, 0) >= 0
-        return SandboxSupport(landlockABI: max(abi, 0), seccomp: seccomp, networkNamespace: userNamespacesUsable())
+        return SandboxSupport(landlockABI: max(abi, 0), seccomp: seccomp, networkNamespace: userNamespacesUsable(),
+                              seccompErrno: skh_seccomp_errno_available() == 0)
     }()
 
     /// What a worker with (or without) network would lack on this kernel, each with why.
@@ -31,7 +35,7 @@ public struct SandboxSupport: Sendable, Equatable {
             if landlockABI < 6 { out.append("landlock-scoping (signals and abstract unix sockets; needs Landlock ABI 6, Linux 6.12)") }
         }
         if !seccomp { out.append("seccomp (the kernel has no seccomp filter support)") }
-        if !network && !seccomp && !networkNamespace { out.append("network-namespace (unprivileged user namespaces are disabled)") }
+        if !network && !seccompErrno && !networkNamespace { out.append("network-namespace (unprivileged user namespaces are disabled)") }
         return out
     }
 

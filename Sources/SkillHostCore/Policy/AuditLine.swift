@@ -2,7 +2,7 @@ import Glibc
 import SkillWire
 
 /// One audit line under construction (see `AuditLog`), written straight into a byte buffer: on the
-/// stack (`AuditLog.record` lends 1 KiB), moved to the heap only when a line outgrows it. Every call
+/// stack (`AuditLine.onStack` lends 1 KiB), moved to the heap only when a line outgrows it. Every call
 /// writes one, so nothing here builds a String, a JSON tree or an Array per call.
 ///
 /// The buffer's first byte is kept free for a newline that `AuditLog` puts before the line when the
@@ -115,12 +115,12 @@ struct AuditLine: ~Copyable {
     /// matched) with "[redacted]" and shortens long strings (`shortened`). A schema with nothing
     /// secret anywhere (`JSONSchema.mayRedact`) costs nothing more than the plain walk.
     mutating func json(_ value: JSON, redacting schema: JSONSchema? = nil) {
-        guard let schema, schema.mayRedact else { return json(value) }
+        guard let schema, schema.mayRedact else { return plainJSON(value) }
         json(value, under: [schema])
     }
 
     /// `value` with long strings shortened and nothing redacted.
-    private mutating func json(_ value: JSON) {
+    private mutating func plainJSON(_ value: JSON) {
         switch value {
         case .null: raw("null")
         case .bool(let b): b ? raw("true") : raw("false")
@@ -131,7 +131,7 @@ struct AuditLine: ~Copyable {
             byte(UInt8(ascii: "["))
             for k in a.indices {
                 if k > 0 { byte(UInt8(ascii: ",")) }
-                json(a[k])
+                plainJSON(a[k])
             }
             byte(UInt8(ascii: "]"))
         case .object(let o):
@@ -141,7 +141,7 @@ struct AuditLine: ~Copyable {
                     if k > 0 { byte(UInt8(ascii: ",")) }
                     quoted(ms[k].key)
                     byte(UInt8(ascii: ":"))
-                    json(ms[k].value)
+                    plainJSON(ms[k].value)
                 }
             }
             byte(UInt8(ascii: "}"))
@@ -160,7 +160,7 @@ struct AuditLine: ~Copyable {
             for b in s.oneOf { gather(b) }
         }
         schemas.forEach(gather)
-        if all.isEmpty { return json(value) }
+        if all.isEmpty { return plainJSON(value) }
         if all.contains(where: \.isSecret) { return raw("\"[redacted]\"") }
         switch value {
         case .object(let o):
@@ -187,7 +187,7 @@ struct AuditLine: ~Copyable {
                 json(a[k], under: inner)
             }
             byte(UInt8(ascii: "]"))
-        default: json(value)
+        default: plainJSON(value)
         }
     }
 

@@ -26,7 +26,8 @@ public final class JSONSchema: @unchecked Sendable {
     let pattern: (source: String, regex: Regex<AnyRegexOutput>)?
     let format: String?
     let anyOf: [JSONSchema], oneOf: [JSONSchema], allOf: [JSONSchema]
-    /// Properties marked `"secret": true` or `"writeOnly": true` (redacted in the audit log and traces).
+    /// Properties marked `"secret": true` or `"writeOnly": true` (redacted in the audit log; not yet in
+    /// `ask` traces, which record each step's input as it was).
     public let secretProperties: Set<String>
     /// This schema itself is marked `"secret": true` or `"writeOnly": true`: any value it describes is
     /// redacted, wherever it sits (a property, an `items`, an `additionalProperties`, a branch of

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// Dates and numbers as text, without Foundation's formatters (the host links FoundationEssentials only).
 public enum TimeText {
@@ -13,15 +12,8 @@ public enum TimeText {
     /// time with its offset, `ZoneRules.rfc3339`.
     public static func rfc3339(_ seconds: Int) -> String { ZoneRules.utc.rfc3339(seconds) }
 
-    /// The current time as RFC 3339 in UTC (formatted once a second: every call's audit line asks).
-    public static func nowUTC() -> String {
-        let now = time(nil)
-        return lastSecond.withLock { last in
-            if last.seconds != now { last = (now, rfc3339(now)) }
-            return last.text
-        }
-    }
-    private static let lastSecond = Mutex<(seconds: Int, text: String)>((-1, ""))
+    /// The current time as RFC 3339 in UTC.
+    public static func nowUTC() -> String { rfc3339(time(nil)) }
 
     /// `value` with one decimal ("5.6").
     public static func oneDecimal(_ value: Double) -> String {
