@@ -65,6 +65,10 @@ int skh_drop_all_capabilities(void) {
 
 int skh_unshare(int flags) { return unshare(flags); }
 
+int skh_spawn_close_from(posix_spawn_file_actions_t *actions, int first) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, first);
+}
+
 int skh_open_path(const char *path) { return open(path, O_PATH | O_CLOEXEC); }
 
 struct skh_library_search { const char *name; const char *path; };

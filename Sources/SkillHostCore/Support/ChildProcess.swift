@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import SkillSandboxC
 
 /// A child process started with `posix_spawn` (never a bare `fork` in this multi-threaded host).
 ///
@@ -30,7 +31,7 @@ final class ChildProcess {
     /// Starts `executable` with `arguments` (argv[0] is the executable path) and returns its pid.
     /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child, and `passing`
     /// as its fds 4, 5, … in order (checked skill files; the caller keeps and closes its own copies).
-    /// Every other descriptor of the host must be close-on-exec.
+    /// Every other descriptor is closed in the child, close-on-exec or not.
     /// `base`: the child's environment before `extra` (a sandboxed worker's or a scan process's short
     /// list, see `WorkerSandbox`); nil means the host's own. SWIFT_BACKTRACE=enable=no is always set.
     static func spawn(executable: String, arguments: [String], layout: Layout, environment extra: [String: String] = [:],
@@ -64,6 +65,11 @@ final class ChildProcess {
             flags |= POSIX_SPAWN_SETPGROUP
         }
         for (k, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, 4 + Int32(k)) }
+        // Nothing else: not even a descriptor someone leaked into the host without close-on-exec.
+        let closing = skh_spawn_close_from(&actions, firstFree)
+        guard closing == 0 else {
+            throw SkillError(.internal, "cannot start \(executable): \(String(cString: strerror(closing))) (closing the descriptors it must not inherit)")
+        }
         // The host ignores SIGPIPE; the child must get default signal dispositions back.
         var defaults = sigset_t()
         sigemptyset(&defaults)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <spawn.h>
 #include <linux/filter.h>
 #include <sys/syscall.h> /* SYS_* numbers for the seccomp filter, per architecture */
 
@@ -61,6 +62,12 @@ int skh_drop_all_capabilities(void);
 
 /* unshare(2). */
 int skh_unshare(int flags);
+
+/* Adds to `actions` the closing of every descriptor from `first` up in the child
+ * (posix_spawn_file_actions_addclosefrom_np, glibc 2.34, which Swift's Glibc module does not show):
+ * a descriptor the host's own parent leaked without close-on-exec never reaches a worker.
+ * 0 on success, else an errno value. */
+int skh_spawn_close_from(posix_spawn_file_actions_t *actions, int first);
 
 /* open(path, O_PATH | O_CLOEXEC): a descriptor to hang a Landlock rule on. */
 int skh_open_path(const char *path);
