@@ -36,8 +36,42 @@ final class ScanCacheIndexTests: XCTestCase {
         return SkillManifest(identity: identity, intents: [])
     }
 
-    /// Every kind of row — manifests with and without permissions, a toolchain, odd strings, a recorded
-    /// hash, a refusal with and without a hint — reads back as it was stored.
+    /// Rows that repeat the row before's version, category, vendor or toolchain (which the reader
+    /// reuses instead of reading again) and rows that change them, back and forth, each read back as
+    /// stored: a reused value never leaks into a row that differs.
+    func testRepeatedAndChangedFieldsReadBackRowByRow() throws {
+        let path = dir + "/scan-cache"
+        var cache = ScanCache(path: path, hostSignature: "h")
+        let fields: [(version: String, category: String, vendor: String, toolchain: String?)] = [
+            ("1.0.0", "tools", "acme", "swift-6.3"), ("1.0.0", "tools", "acme", "swift-6.3"), ("1.0.0", "tools", "acme", nil),
+            ("1.0.0", "tools", "acme", "swift-6.3"), ("2.0.0", "weather", "acme", "swift-6.2"), ("1.0.0", "tools", "other", "swift-6.2"),
+            ("1.0.0", "tools", "acme \"q\"", "swift-6.3"), ("1.0.0", "tools", "acme", "swift-6.3"),
+        ]
+        var stored: [String: SkillManifest] = [:]
+        for (k, f) in fields.enumerated() {
+            var m = summary("com.example.s\(k)", version: f.version)
+            m.identity.category = f.category
+            m.identity.vendor = f.vendor
+            m.identity.toolchain = f.toolchain
+            let file = "/s/\(k).so"
+            stored[file] = m
+            cache.store(file, key: ScanCache.Key(inode: UInt64(k), size: 1, mtimeNs: 1, ctimeNs: 1, mode: 0o100644), outcome: .success(m))
+        }
+        XCTAssertNil(cache.save())
+        let read = ScanCache(path: path, hostSignature: "h")
+        XCTAssertFalse(read.dirty)
+        for (k, _) in fields.enumerated() {
+            let file = "/s/\(k).so"
+            guard case .success(let got)? = read.lookup(file, ScanCache.Key(inode: UInt64(k), size: 1, mtimeNs: 1, ctimeNs: 1, mode: 0o100644))?.outcome else {
+                return XCTFail("\(file) is missing")
+            }
+            XCTAssertEqual(got.summary, stored[file]!.summary, file)
+        }
+    }
+
+    /// Every kind of row — manifests with and without permissions, odd strings, a recorded hash, a
+    /// refusal with and without a hint — reads back as it was stored (toolchains and repeated fields:
+    /// `testRepeatedAndChangedFieldsReadBackRowByRow`).
     func testEveryKindOfRowReadsBackAsStored() throws {
         let path = dir + "/scan-cache"
         var cache = ScanCache(path: path, hostSignature: "host \"sig\"")

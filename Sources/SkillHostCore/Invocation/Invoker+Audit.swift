@@ -40,7 +40,7 @@ extension Invoker {
     /// members in that order, only those that apply; the input (with its schema's secrets redacted,
     /// see `AuditLine.json`) only when its schema is known. Names that are the same on every call are
     /// written as literals, and the binding's intent, skill and version as the bytes it keeps
-    /// (`BindingCache.auditNames`) unless another skill answered.
+    /// (`IntentBinding.auditNames`) unless another skill answered.
     static func auditLine(_ l: inout AuditLine, time: Int, durationHundredthsMs: Int, _ request: InvokeRequest, _ record: CallRecord,
                           _ outcome: Result<InvokeSuccess, SkillError>, inputSchema: JSONSchema?) {
         l.raw("{\"time\":"); l.utcTime(time)
@@ -59,7 +59,7 @@ extension Invoker {
                 l.raw(",\"skill\":"); l.quoted(answered.id)
                 l.raw(",\"version\":"); l.quoted(answered.version)
             } else {
-                l.bytes(binding.cache.auditNames)
+                l.bytes(binding.auditNames)
             }
         } else {
             l.raw(",\"intent\":"); l.quoted(request.intent)

@@ -45,9 +45,18 @@ final class SchemaCache: Sendable {
 /// (`Invoker.auditLine`). One object, so copying a binding costs one reference.
 final class BindingCache: Sendable {
     let schemas = Mutex<SchemaCache.Schemas?>(nil)
-    let auditNames: [UInt8]
+    private let names = Mutex<[UInt8]?>(nil)
 
-    init(auditNames: [UInt8]) { self.auditNames = auditNames }
+    /// The audit line's names (`IntentBinding.auditNames`): made by `make` on the first audited call
+    /// through the binding, not when the registry is built (most bindings are never called).
+    func auditNames(_ make: () -> [UInt8]) -> [UInt8] {
+        names.withLock { n in
+            if let n { return n }
+            let made = make()
+            n = made
+            return made
+        }
+    }
 }
 
 /// Identifies one file of one skill: a replaced or moved file, or a change of isolation, is another key.

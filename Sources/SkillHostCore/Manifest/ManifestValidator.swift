@@ -10,12 +10,6 @@ enum ManifestValidator {
     static let hostABIMajor = ABIVersion.hostMajor
     static let hostABIMinor = ABIVersion.hostMinor
 
-    /// Validates an answer given as a tree (tests, and callers that built one): read as its text.
-    static func validate(report: JSON, file: String, hostToolchain: String) -> Result<SkillManifest, Refusal> {
-        guard let answer = ScanAnswer(report) else { return .failure(unreadable(file)) }
-        return validate(report: answer, file: file, hostToolchain: hostToolchain)
-    }
-
     /// What the host says about a line from the scan process that is not a JSON object within
     /// `answerDepth` (or does not name the file it should).
     static func unreadable(_ file: String) -> Refusal {

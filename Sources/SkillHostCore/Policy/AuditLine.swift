@@ -232,7 +232,7 @@ struct AuditLine: ~Copyable {
         }
     }
 
-    /// What `write` writes, as bytes: a part of lines written ahead of time (`BindingCache.auditNames`).
+    /// What `write` writes, as bytes: a part of lines written ahead of time (`IntentBinding.auditNames`).
     static func text(_ write: (inout AuditLine) -> Void) -> [UInt8] {
         onStack { line in
             write(&line)

@@ -64,18 +64,24 @@ public struct RegisteredSkill: Sendable {
 public struct IntentBinding: Sendable {
     public let skill: RegisteredSkill
     public let intent: IntentSummary
-    /// What calls through this binding work out once: the intent's compiled schemas (filled by
-    /// `SchemaCache` on the first call; later calls and their audit lines read them without a lookup)
+    /// What calls through this binding work out once, on the first call: the intent's compiled
+    /// schemas (filled by `SchemaCache`; later calls and their audit lines read them without a lookup)
     /// and the audit line's names.
-    let cache: BindingCache
+    let cache = BindingCache()
 
     public init(skill: RegisteredSkill, intent: IntentSummary) {
         (self.skill, self.intent) = (skill, intent)
-        cache = BindingCache(auditNames: AuditLine.text { l in
-            l.raw(",\"intent\":"); l.quoted(intent.address)
-            l.raw(",\"skill\":"); l.quoted(skill.id)
-            l.raw(",\"version\":"); l.quoted(skill.versionText)
-        })
+    }
+
+    /// `,"intent":…,"skill":…,"version":…` as this binding's audit lines write them.
+    var auditNames: [UInt8] {
+        cache.auditNames {
+            AuditLine.text { l in
+                l.raw(",\"intent\":"); l.quoted(intent.address)
+                l.raw(",\"skill\":"); l.quoted(skill.id)
+                l.raw(",\"version\":"); l.quoted(skill.versionText)
+            }
+        }
     }
 }
 

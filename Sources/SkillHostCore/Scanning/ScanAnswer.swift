@@ -19,13 +19,6 @@ struct ScanAnswer: Sendable {
         members = m
     }
 
-    /// The answer whose text is `json`'s (answers built by hand: tests); nil as for its text.
-    init?(_ json: JSON) {
-        var b: [UInt8] = []
-        json.write(to: &b)
-        self.init(b)
-    }
-
     /// Runs `body` with the top object's fields.
     func read<T>(_ body: (inout AnswerFields) -> T) -> T {
         bytes.withUnsafeBufferPointer { b in
