@@ -7,18 +7,24 @@ import XCTest
 /// and the host loads trusted skills: each file gives its own image, whatever glibc does with names.
 final class SkillImageTests: XCTestCase {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// Every test's folder lives under this one, removed when the class is done: images are never
+    /// unloaded, and a file deleted after one test could hand its inode to the next test's file of
+    /// the same size and (coarse) time, which the loader would take for the loaded image.
+    static let root = NSTemporaryDirectory() + "skillloading-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     var dir = ""
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "skillloading-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        dir = Self.root + "/\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        chmod(Self.root, 0o755)
         chmod(dir, 0o755)
         // Resolve symlinks so paths compare equal with what the kernel reports.
         dir = URL(fileURLWithPath: dir).resolvingSymlinksInPath().path
     }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
+    override class func tearDown() {
+        try? FileManager.default.removeItem(atPath: root)
+        super.tearDown()
     }
 
     /// A C skill with id `id` compiled to `name` in the test folder.
