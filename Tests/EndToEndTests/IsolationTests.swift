@@ -192,7 +192,7 @@ final class IsolationTests: EndToEndTestCase {
         try addSkill("libUnitsSkill.so")
         let r = skillhost("health", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        let entries = try r.jsonArray()
+        let entries = try r.listed("skills")
         XCTAssertEqual(entries.first("id", "dev.skillhost.units")?["message"] as? String, "19 units", r.summary)
         XCTAssertEqual(entries.first("id", "test.fixture.segv")?["health"] as? String, "ok", "it loads fine; only its invoke crashes")
     }

@@ -1,6 +1,7 @@
 import SkillHostCore
 
-/// `skillhost traces [--limit N] [--json]`: the recent agent requests, newest first.
+/// `skillhost traces [--limit N] [--json]`: the recent agent requests, newest first. `--json` prints
+/// `{"version","traces":[{"id","path","startedAt","text","status","intents","durationMs"}…]}`.
 enum TracesCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
@@ -20,7 +21,7 @@ enum TracesCommand {
             ])))
         }
         if json {
-            Out.json(.array(rows))
+            Out.json(.object(JSONObject([("version", .string(BuildInfo.version)), ("traces", .array(rows))])))
             return 0
         }
         guard !rows.isEmpty else {
