@@ -87,6 +87,18 @@ final class TraceRedactionTests: EndToEndTestCase {
         let callsAfter = try String(contentsOfFile: audit, encoding: .utf8).components(separatedBy: "fixture.vault.check").count
         XCTAssertEqual(callsAfter, callsBefore, "no replay called the skill")
         XCTAssertEqual(files(under: stateFolder, containing: Self.secret), [])
+
+        // A trace that holds the secret in clear text (written before traces were redacted): `traces`
+        // and `replay` redact it as they read it, under the schemas served now.
+        let clear = try String(contentsOfFile: trace, encoding: .utf8).replacingOccurrences(of: "[redacted]", with: Self.secret)
+        let old = stateFolder + "/skillhost/traces/20261101T000000Z-000001.json"
+        try Data(clear.utf8).write(to: URL(fileURLWithPath: old))
+        for r in [skillhost(["traces"]), skillhost(["traces", "--json"]), skillhost(["replay", old], timeout: 60), skillhost(["replay", old, "--json"], timeout: 60)] {
+            XCTAssertEqual(r.exitCode, 0, r.summary)
+            assertNoSecret(r, "reading a trace written in clear")
+        }
+        let oldReplay = try skillhost(["replay", old, "--json"], timeout: 60).jsonObject()
+        XCTAssertEqual(oldReplay["same"] as? Bool, true, "\(oldReplay)")
     }
 
     /// Validation never quotes a secret back: not in `invoke`'s error, not in an `ask` step's error.

@@ -16,12 +16,12 @@ final class SecretTexts: Sendable {
     /// Whether any secret text is known.
     var isEmpty: Bool { texts.withLock { $0.isEmpty } }
 
-    /// Remembers every string inside `value` (a value a schema marks secret).
+    /// Remembers every string inside `value` (a value a schema marks secret), but the marker itself.
     func learn(_ value: JSON) {
         var found: [String] = []
         func walk(_ v: JSON) {
             switch v {
-            case .string(let s) where !s.isEmpty: found.append(s)
+            case .string(let s) where !s.isEmpty && s != SecretScope.marker: found.append(s)  // the marker: redacted already
             case .array(let a): a.forEach(walk)
             case .object(let o): o.forEach { walk($0.value) }
             default: break

@@ -121,6 +121,36 @@ struct TraceRedaction: Sendable {
         return r
     }
 
+    /// `trace` (a trace file's JSON) redacted as `redact` redacts a response, under the schemas served
+    /// now: a trace written before traces were redacted, or edited by hand, shows no secret through
+    /// `traces` or `replay` either. A step or intent without its intent's name is redacted whole.
+    func redact(trace: JSON) -> JSON {
+        guard case .object(var o) = trace else { return trace }
+        func mapped(_ list: JSON?, _ body: (JSONObject) -> JSONObject) -> JSON? {
+            guard let items = list?.arrayValue else { return list }
+            return .array(items.map { item in if case .object(let x) = item { .object(body(x)) } else { item } })
+        }
+        func redacted(_ x: JSONObject, _ key: String) -> JSONObject {
+            var x = x
+            let intent = x["intent"]?.stringValue ?? ""
+            if let v = x[key] { x[key] = v.objectValue.map { .object(input(intent, $0)) } ?? .string(SecretScope.marker) }
+            if key == "input", let out = x["output"] { x["output"] = output(intent, out) }
+            return x
+        }
+        o["intents"] = mapped(o["intents"]) { redacted($0, "parameters") }
+        if case .object(var plan)? = o["plan"] {
+            plan["steps"] = mapped(plan["steps"]) { redacted($0, "input") }
+            o["plan"] = .object(plan)
+        }
+        o["steps"] = mapped(o["steps"]) { redacted($0, "input") }
+        guard !texts.isEmpty, case .object(var all) = texts.scrub(.object(o)) else { return .object(o) }
+        if let text = o["request"]?["text"]?.stringValue, case .object(var request)? = all["request"] {
+            request["text"] = .string(scrubbedRequest(text))
+            all["request"] = .object(request)
+        }
+        return .object(all)
+    }
+
     /// The request's sentence with the secret texts cut; the marker alone when a secret is still in it
     /// in another form (full-width, traditional characters, spelled-out numerals: what the recognizer
     /// reads is the normalized sentence, where the secret was found).
