@@ -109,9 +109,12 @@ final class SecretRedactionTests: XCTestCase {
         var error = SkillError(.internal, "rejected \(secret)", hint: "try another than \(secret)")
         error.details = ["got": .string(secret)]
         let records = [
-            StepRecord(step: step, input: input, status: .ok, result: ["key": "other-key", "echo": .string("token \(secret)")], message: "ok \(secret)",
+            StepRecord(step: step, input: input, status: .ok, result: ["key": "other-key", "echo": .string("token \(secret)"), "found": "fed-value-9"], message: "ok \(secret)",
                        skillID: "v", startMs: 0, endMs: 1, progress: [["message": .string("checking \(secret)")]], fallback: []),
             StepRecord(step: step, input: input, status: .error, error: error, skillID: "v", startMs: 0, endMs: 1, progress: [], fallback: []),
+            // A value fed from the first step's result ("found": "fed-value-9") into a secret field.
+            StepRecord(step: step, input: JSONObject([(key: "token", value: "fed-value-9")]), status: .ok, result: [:], skillID: "v",
+                       startMs: 1, endMs: 2, progress: [], fallback: []),
         ]
         let channel = PhaseChannel()
         let redaction = TraceRedaction(catalog: catalog, texts: channel.secrets)
@@ -123,6 +126,7 @@ final class SecretRedactionTests: XCTestCase {
         let text = redacted.json.serialized
         XCTAssertFalse(text.contains(secret), text)
         XCTAssertFalse(text.contains("other-key"), "an output field the output schema marks secret: \(text)")
+        XCTAssertFalse(text.contains("fed-value-9"), "a value fed into a secret field is cut from the result it came from: \(text)")
         XCTAssertFalse(text.contains(wide), text)
         XCTAssertEqual(redacted.request.text, "[redacted]", "the secret is in the sentence only in another form: the whole sentence goes")
         XCTAssertEqual(redacted.steps[0].input["day"], "2026-12-01")

@@ -24,7 +24,8 @@ struct TraceRedaction: Sendable {
 
     // MARK: - Values under their schemas
 
-    /// `input` of `intent` with its secrets redacted (and learned).
+    /// `input` of `intent` with its secrets redacted (and learned); `{"[redacted]":"[redacted]"}` when
+    /// the whole input is secret (its schema is marked so, or the intent is unknown).
     func input(_ intent: String, _ input: JSONObject) -> JSONObject {
         guard case .object(let o) = scopes(intent).input.redacting(.object(input), found: { texts.learn($1) }) else {
             return JSONObject([(key: SecretScope.marker, value: .string(SecretScope.marker))])
