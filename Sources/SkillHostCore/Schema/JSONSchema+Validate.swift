@@ -74,11 +74,12 @@ extension JSONSchema {
                 }
             }
         case .int, .double:
-            let d = v.doubleValue!, shown = JSONSchema.brief(v, secret: secret)
-            if let minimum, d < minimum { fail("expected a number ≥ \(JSON.format(minimum)), found \(shown)") }
-            if let maximum, d > maximum { fail("expected a number ≤ \(JSON.format(maximum)), found \(shown)") }
-            if let exclusiveMinimum, d <= exclusiveMinimum { fail("expected a number > \(JSON.format(exclusiveMinimum)), found \(shown)") }
-            if let exclusiveMaximum, d >= exclusiveMaximum { fail("expected a number < \(JSON.format(exclusiveMaximum)), found \(shown)") }
+            let d = v.doubleValue!
+            func shown() -> String { JSONSchema.brief(v, secret: secret) }  // only for a failure
+            if let minimum, d < minimum { fail("expected a number ≥ \(JSON.format(minimum)), found \(shown())") }
+            if let maximum, d > maximum { fail("expected a number ≤ \(JSON.format(maximum)), found \(shown())") }
+            if let exclusiveMinimum, d <= exclusiveMinimum { fail("expected a number > \(JSON.format(exclusiveMinimum)), found \(shown())") }
+            if let exclusiveMaximum, d >= exclusiveMaximum { fail("expected a number < \(JSON.format(exclusiveMaximum)), found \(shown())") }
         default: break
         }
         for s in allOf { s.check(v, path: path, scope: scope, into: &out, limit: limit) }
