@@ -65,6 +65,12 @@ final class IsolationTests: EndToEndTestCase {
                         messageContains: ["broke the host protocol", "4294967295"])
     }
 
+    func testClosingTheChannelIsCrashedNamingTheDescriptor() throws {
+        let e = try assertFault("close_channel.so", id: "test.fixture.closechannel", intent: "fixture.closechannel", kind: "crashed", exit: 14,
+                                messageContains: ["lost its channel to the host during fixture.closechannel", "closed file descriptor 3"])
+        XCTAssertTrue((e["hint"] as? String ?? "").contains("must not close file descriptors 3 and 4"), "\(e)")
+    }
+
     // MARK: - Hangs
 
     func testEndlessLoopIsTimeoutAndTheWorkerIsKilled() throws {
