@@ -12,7 +12,7 @@ enum TracesCommand {
         let store = TraceStore(paths: host.paths)
         var rows: [JSON] = []
         for path in store.list().prefix(limit) {
-            guard case .success(let t) = TraceStore.load(path) else { continue }
+            guard case .success(let t) = TraceStore.load(path, redactingFor: host) else { continue }
             rows.append(.object(JSONObject([
                 ("id", t["id"] ?? .null), ("path", .string(path)), ("startedAt", t["startedAt"] ?? .null),
                 ("text", t["request"]?["text"] ?? .null), ("status", t["status"] ?? .null),
