@@ -59,7 +59,7 @@ final class TraceRedactionTests: EndToEndTestCase {
         let list = skillhost(["traces"])
         XCTAssertEqual(list.exitCode, 0, list.summary)
         assertNoSecret(list, "traces")
-        let rows = try skillhost(["traces", "--json"]).jsonArray()
+        let rows = try skillhost(["traces", "--json"]).listed("traces")
         XCTAssertEqual(rows.count, 2)
         XCTAssertEqual(rows.first?["text"] as? String, "check the token \"[redacted]\" in the vault for tomorrow")
         XCTAssertEqual(files(under: stateFolder, containing: Self.secret), [])
