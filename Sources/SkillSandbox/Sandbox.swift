@@ -10,19 +10,26 @@ import SkillWire
 /// In order:
 ///   1. PR_SET_NO_NEW_PRIVS and PR_SET_DUMPABLE 0 (no core dumps, no /proc/PID/mem for same-user
 ///      processes, no ptrace attach).
-///   2. No granted port: no sockets at all. The seccomp filter (step 5) answers every `socket()`
-///      with an error, so the worker can reach no network, whatever namespace it is in. Only where
-///      the kernel's seccomp cannot answer with an errno does the worker enter a new, empty network
-///      namespace instead (only a loopback interface that is down): CLONE_NEWNET alone as root,
-///      CLONE_NEWUSER | CLONE_NEWNET otherwise (this user's ids mapped to themselves). A namespace
-///      costs ~0.8 ms to make (and its teardown more, later, on another core); the filter's rule nothing.
-///   3. Every capability dropped (bounding set, then effective/permitted/inheritable): a worker started
-///      by root, or holding the capabilities a user namespace hands out, keeps none.
-///   4. Landlock: the rules of `SandboxPlan` plus `SystemPaths`, TCP connect only to granted ports and
-///      no bind, signals and abstract unix sockets scoped to the worker's own domain.
-///   5. The seccomp filter (`SeccompFilter`) on every thread.
-/// A step the kernel lacks is skipped and named in `report.missing`; the host shows the skill's sandbox
-/// as "partial" with that list. Nothing here ever stops the worker.
+///   2. The seccomp filter (`SeccompFilter`) on every thread. Without a granted port it refuses every
+///      `socket()`, so the worker can reach no network, whatever namespace it is in.
+///   3. No granted port and no filter to refuse sockets: a new, empty network namespace (only a
+///      loopback interface that is down): CLONE_NEWNET alone as root, CLONE_NEWUSER | CLONE_NEWNET
+///      otherwise (this user's ids mapped to themselves). That is where the kernel's seccomp cannot
+///      answer with an errno (then before step 2, whose filter refuses `unshare`), and also where the
+///      filter failed to install although it could (ENOMEM: filters the process inherited, e.g. from a
+///      container runtime or a filtering parent, already fill the kernel's 32768 instructions per
+///      path): fail closed, never with the host's network. A namespace costs ~0.8 ms to make (and its
+///      teardown more, later, on another core).
+///   4. Every capability dropped (bounding set, then effective/permitted/inheritable): a worker started
+///      by root, or holding the full set a new user namespace hands out (step 3), keeps none — without
+///      the filter nothing else would stop raw sockets or mounts inside that namespace.
+///   5. Landlock: the rules of `SandboxPlan` plus `SystemPaths`, TCP connect only to granted ports and
+///      no bind, signals and abstract unix sockets scoped to the worker's own domain. (After step 3:
+///      the uid and gid maps are files in /proc that Landlock would not let the worker write.)
+/// A step the kernel lacks, or that fails, is named in `report.missing` (`problems`); the host shows the
+/// skill's sandbox as "partial" with that list: a filter that failed to install is "seccomp filter (…)",
+/// and "network isolation (…)" only when neither the filter nor a namespace keeps the network out.
+/// Nothing here ever stops the worker.
 public enum Sandbox {
     public struct Report {
         public var enabled = false
@@ -50,9 +57,18 @@ public enum Sandbox {
         clock_gettime(CLOCK_MONOTONIC, &started)
         if skh_prctl(38 /* PR_SET_NO_NEW_PRIVS */, 1, 0, 0, 0) != 0 { r.problems.append("PR_SET_NO_NEW_PRIVS: \(errnoText())") }
         if skh_prctl(4 /* PR_SET_DUMPABLE */, 0, 0, 0, 0) != 0 { r.problems.append("PR_SET_DUMPABLE: \(errnoText())") }
+        // Without a granted port, sockets are refused by the filter where seccomp can answer with an
+        // errno; elsewhere the namespace comes first (the filter then refuses `unshare`).
         let socketsByFilter = !plan.network && skh_seccomp_errno_available() == 0
         if !plan.network && !socketsByFilter, let why = Namespaces.enterEmptyNetwork() {
             r.missing.append("network-namespace (\(why))")
+        }
+        if let why = SeccompFilter.install(programs: plan.programs, sockets: plan.network) {
+            r.missing.append(why)
+            // Fail closed: the filter was to keep the network out, so the namespace does it instead.
+            if socketsByFilter, let ns = Namespaces.enterEmptyNetwork() {
+                r.missing.append("network isolation (the seccomp filter could not be installed to deny sockets, and no network namespace could be made either: \(ns))")
+            }
         }
         if let why = Namespaces.dropCapabilities() { r.problems.append(why) }
 
@@ -69,10 +85,6 @@ public enum Sandbox {
             if plan.network && r.landlockABI < 4 {
                 r.missing.append("port filtering (this kernel's Landlock cannot restrict TCP ports: the granted network reaches every port)")
             }
-        }
-        if let why = SeccompFilter.install(programs: plan.programs, sockets: plan.network) {
-            r.missing.append(why)
-            if socketsByFilter { r.missing.append("network isolation (without the seccomp filter, sockets could not be denied)") }
         }
         var ended = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ended)

@@ -170,10 +170,15 @@ enum SeccompFilter {
         return out
     }
 
-    /// Installs the filter on every thread of the process (SECCOMP_FILTER_FLAG_TSYNC). Nil on success.
+    /// Installs the filter on every thread of the process (SECCOMP_FILTER_FLAG_TSYNC). Nil on success,
+    /// else what `Sandbox.Report.missing` lists: "seccomp filter (not installed: REASON; …)".
     static func install(programs: Bool, sockets: Bool) -> String? {
         let p = program(programs: programs, sockets: sockets)
         let rc = p.withUnsafeBufferPointer { skh_seccomp_set_filter($0.baseAddress, UInt16(p.count), 1 /* TSYNC */) }
-        return rc == 0 ? nil : "seccomp filter: \(errnoText())"
+        guard rc != 0 else { return nil }
+        let why = Glibc.errno == ENOMEM
+            ? "the seccomp filters this process inherited (from a container runtime or the program that started skillhost) already use the kernel's 32768 instructions"
+            : errnoText()
+        return "seccomp filter (not installed: \(why); none of the system calls it refuses is refused)"
     }
 }

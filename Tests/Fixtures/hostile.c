@@ -5,7 +5,8 @@
  *
  * Input (all strings): "hostPid" (the skillhost process; default: the worker's parent), "outsideFile" (a file outside every grant,
  * in the test's temporary home), "outsideDir" (a folder outside every grant), "otherData" (another
- * skill's data folder), "port" (a loopback TCP port with a listener), "secret" (the name of a variable
+ * skill's data folder), "port" (a loopback TCP port with a listener), "udpPort" (a loopback UDP port
+ * the test reads: `udp_send` sends one datagram "hostile" to it), "secret" (the name of a variable
  * set in the host's environment), "grantedDir" (a folder the second run grants).
  * Nothing here kills the worker: every blocked action must come back as an error. If an escape works
  * it is undone where possible (a forked child exits at once, a written file is removed).
@@ -86,6 +87,20 @@ static int connect_port(int port)
     return e;
 }
 
+/* Sends the datagram "hostile" to 127.0.0.1:`port`: 0 if it was sent, else the first errno (the
+ * socket refused, or ENETUNREACH in a network namespace whose loopback is down). Whether it arrived
+ * is for the test to see. */
+static int udp_send(int port)
+{
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (s < 0) return errno;
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((unsigned short)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int e = sendto(s, "hostile", 7, 0, (struct sockaddr *)&a, sizeof a) == 7 ? 0 : errno;
+    close(s);
+    return e;
+}
+
 static int bind_port(void)
 {
     int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -139,13 +154,14 @@ static void invoke(const skh_call *call)
         call->complete(call, SKH_STATUS_OK, result, (size_t)n, "peeked");
         return;
     }
-    char host_pid[32], outside_file[1024], outside_dir[1024], other_data[1024], port[16], secret[128], granted[1024], data[1024];
+    char host_pid[32], outside_file[1024], outside_dir[1024], other_data[1024], port[16], udp_port[16], secret[128], granted[1024], data[1024];
     char path[2048];
     member(call->input_json, "hostPid", host_pid, sizeof host_pid);
     member(call->input_json, "outsideFile", outside_file, sizeof outside_file);
     member(call->input_json, "outsideDir", outside_dir, sizeof outside_dir);
     member(call->input_json, "otherData", other_data, sizeof other_data);
     member(call->input_json, "port", port, sizeof port);
+    member(call->input_json, "udpPort", udp_port, sizeof udp_port);
     member(call->input_json, "secret", secret, sizeof secret);
     member(call->input_json, "grantedDir", granted, sizeof granted);
     member(call->context_json, "dataDir", data, sizeof data);
@@ -166,6 +182,7 @@ static void invoke(const skh_call *call)
     REPORT("write_data_parent", write_read(path));
     REPORT("connect_port", connect_port(atoi(port)));
     REPORT("bind_port", bind_port());
+    REPORT("udp_send", udp_send(atoi(udp_port)));
     snprintf(path, sizeof path, "/proc/%d/mem", (int)host);
     REPORT("host_proc_mem", read_file(path));
     snprintf(path, sizeof path, "/proc/%d/environ", (int)host);

@@ -52,8 +52,9 @@ public struct SandboxSupport: Sendable, Equatable {
     }
 }
 
-/// What workers said about their sandbox in their hello, by skill id (the latest worker wins).
-/// Thread-safe.
+/// What workers said about their sandbox in their hello, by skill id (the latest worker wins): in this
+/// process, and for a skill none of whose workers ran here yet, the last partial report any process
+/// stored (`SandboxReports`). Thread-safe.
 public enum SandboxFacts {
     public struct Fact: Sendable, Equatable {
         public var mode: String
@@ -67,13 +68,15 @@ public enum SandboxFacts {
         // "off" is the config's say, read from the config; a fact is what a sandboxed worker applied.
         guard let h = hello, let mode = h["mode"]?.stringValue, mode != "off" else { return }
         let missing = (h["missing"]?.arrayValue ?? []).compactMap(\.stringValue) + (h["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
-        facts.withLock { $0[id] = Fact(mode: mode, missing: missing, applyMicros: Int(h["applyMicros"]?.intValue ?? 0)) }
+        let fact = Fact(mode: mode, missing: missing, applyMicros: Int(h["applyMicros"]?.intValue ?? 0))
+        facts.withLock { $0[id] = fact }
+        SandboxReports.record(fact, for: id)
         if mode == "partial" {
             HostLog.warning("skill \(id)'s worker runs with a partial sandbox; missing: " + missing.joined(separator: "; "))
         }
     }
 
-    public static func fact(for id: String) -> Fact? { facts.withLock { $0[id] } }
+    public static func fact(for id: String) -> Fact? { facts.withLock { $0[id] } ?? SandboxReports.report(for: id) }
 }
 
 /// The host's own hardening: PR_SET_DUMPABLE 0, so that no process of the same user (a worker that
@@ -99,7 +102,8 @@ public struct SandboxStatus: Sendable, Equatable {
 
 extension SkillHost {
     /// Whether and how `skill`'s worker is sandboxed: "off" for a trusted (in-process) skill or where
-    /// the config turns it off; else what the last worker reported in this process, or the kernel probe.
+    /// the config turns it off; else what the last worker reported (in this process, or a partial
+    /// sandbox stored by an earlier one: `SandboxReports`), or the kernel probe.
     public func sandboxStatus(of skill: RegisteredSkill) -> SandboxStatus {
         if skill.isolation == .inProcess {
             return SandboxStatus(mode: "off", missing: ["trusted: runs inside the host process, which cannot be sandboxed"])
