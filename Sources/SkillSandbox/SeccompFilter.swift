@@ -177,7 +177,7 @@ enum SeccompFilter {
         let rc = p.withUnsafeBufferPointer { skh_seccomp_set_filter($0.baseAddress, UInt16(p.count), 1 /* TSYNC */) }
         guard rc != 0 else { return nil }
         let why = Glibc.errno == ENOMEM
-            ? "the seccomp filters this process inherited (from a container runtime or the program that started skillhost) already use the kernel's 32768 instructions"
+            ? "filters this process inherited, from a container runtime or the program that started skillhost, already use the kernel's 32768 instructions"
             : errnoText()
         return "seccomp filter (not installed: \(why); none of the system calls it refuses is refused)"
     }

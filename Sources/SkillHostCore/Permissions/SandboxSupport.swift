@@ -4,14 +4,17 @@ import SkillSandboxC
 import Synchronization
 
 /// What this kernel offers the worker sandbox, probed in the host without changing the host (a
-/// prediction: each worker reports what it really applied in its hello, see `SandboxFacts`).
+/// prediction: each worker reports what it really applied in its hello, see `SandboxFacts`). What it
+/// cannot foresee: a worker whose seccomp filter fails to install although the kernel has seccomp
+/// (filters it inherited already fill the kernel's budget). That worker's report replaces the
+/// prediction, in this process and, stored (`SandboxReports`), in later ones.
 public struct SandboxSupport: Sendable, Equatable {
     /// The Landlock ABI version (0: none). 1–3 files, 4 TCP ports, 6 signal and abstract-socket scoping.
     public var landlockABI: Int
     public var seccomp: Bool
     /// Whether a worker can get a network namespace of its own (root: CLONE_NEWNET; a plain user:
-    /// unprivileged user namespaces). Needed only where seccomp is missing: with it, a worker without
-    /// a granted port is denied every `socket()` instead.
+    /// unprivileged user namespaces). Needed only where seccomp is missing or its filter fails to
+    /// install: with the filter, a worker without a granted port is denied every `socket()` instead.
     public var networkNamespace: Bool
     /// Whether seccomp can answer a system call with an errno (what a worker checks to refuse sockets
     /// instead of entering a network namespace).
