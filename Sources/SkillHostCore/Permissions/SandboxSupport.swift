@@ -55,9 +55,8 @@ public struct SandboxSupport: Sendable, Equatable {
     }
 }
 
-/// What workers said about their sandbox in their hello, by skill id (the latest worker wins): in this
-/// process, and for a skill none of whose workers ran here yet, the last partial report any process
-/// stored (`SandboxReports`). Thread-safe.
+/// What workers said about their sandbox in their hello, by skill id (the latest worker wins); each
+/// report is also handed to `SandboxReports`, which keeps partial ones for later processes. Thread-safe.
 public enum SandboxFacts {
     public struct Fact: Sendable, Equatable {
         public var mode: String
@@ -79,7 +78,8 @@ public enum SandboxFacts {
         }
     }
 
-    public static func fact(for id: String) -> Fact? { facts.withLock { $0[id] } ?? SandboxReports.report(for: id) }
+    /// What the latest worker of skill `id` in this process reported.
+    public static func fact(for id: String) -> Fact? { facts.withLock { $0[id] } }
 }
 
 /// The host's own hardening: PR_SET_DUMPABLE 0, so that no process of the same user (a worker that
@@ -115,7 +115,7 @@ extension SkillHost {
         if !config.sandboxEnabled(for: skill.id) {
             return SandboxStatus(mode: "off", missing: ["the config turns the sandbox off for this skill (\"grants\": {\"\(skill.id)\": {\"sandbox\": false}})"])
         }
-        if let f = SandboxFacts.fact(for: skill.id) { return SandboxStatus(mode: f.mode, missing: f.missing) }
+        if let f = SandboxFacts.fact(for: skill.id) ?? SandboxReports.report(for: skill.id) { return SandboxStatus(mode: f.mode, missing: f.missing) }
         let granted = config.grants[skill.id]?.permissions ?? .none
         let missing = SandboxSupport.current.missing(network: !granted.network.isEmpty)
         return SandboxStatus(mode: missing.isEmpty ? "full" : "partial", missing: missing)
