@@ -1,19 +1,40 @@
 import XCTest
+import SkillWire
 @testable import SkillHostCore
 
-/// The pieces `list --json` writes straight from their values write exactly the text of the JSON
-/// tree they stand for (`JSON.write`), byte for byte.
-final class ListJSONBytesTests: XCTestCase {
+/// The pieces `list --json` writes straight from their values into a `Line` write exactly the text
+/// of the JSON tree they stand for (`JSON.write`), byte for byte.
+final class ListJSONWritersTests: XCTestCase {
     private func tree(_ j: JSON) -> String {
         var out: [UInt8] = []
         j.write(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func bytes(_ write: (inout [UInt8]) -> Void) -> String {
-        var out: [UInt8] = []
-        write(&out)
-        return String(decoding: out, as: UTF8.self)
+    private func bytes(_ write: (inout Line) -> Void) -> String {
+        var line = Line()
+        write(&line)
+        return String(decoding: line.bytes, as: UTF8.self)
+    }
+
+    /// `Line.quoted` (every writer above) and `JSON.writeString` (the tree's writer) escape alike:
+    /// every control byte, `"` and `\` escaped; `/`, DEL and non-ASCII as they are; text decoded from
+    /// invalid UTF-8 (repaired to U+FFFD when the String was made) the same way.
+    func testLineAndTheTreeWriterQuoteEveryStringAlike() {
+        let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        let invalid = String(decoding: [0x61, 0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0x62], as: UTF8.self)
+        let samples = ["", "plain", controls, "a/b</script>", "\u{7f}", "quote \" backslash \\", "é 日本 😀", invalid,
+                       String(repeating: "x", count: 256) + "\n", controls + String(repeating: "é", count: 100)]
+        for s in samples {
+            var tree: [UInt8] = []
+            JSON.writeString(s, to: &tree)
+            var line = Line()
+            line.quoted(s)
+            XCTAssertEqual(line.bytes, tree, "\(s.debugDescription.prefix(40))")
+            var list = Line()
+            list.strings([s, s])
+            XCTAssertEqual(list.bytes, [0x5b] + tree + [0x2c] + tree + [0x5d])
+        }
     }
 
     func testAHealthDetailIsTheTreeWritersText() {
