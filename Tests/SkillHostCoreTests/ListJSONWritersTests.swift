@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import SkillWire
 @testable import SkillHostCore
@@ -80,5 +81,54 @@ final class ListJSONWritersTests: XCTestCase {
                   Permissions(read: ["{config:calendars}"])] {
             XCTAssertEqual(bytes(p.writeJSON), tree(p.json))
         }
+    }
+
+    /// `writeListMembers` (the permissions and sandbox members of each skill in `list --json`) writes
+    /// `permissionsJSON(of:)` and `sandboxStatus(of:)`'s text: requested, granted, missing and
+    /// unresolved entries (a `{config:KEY}` the skill's config lacks), a sandbox turned off by the
+    /// config (a reason with quotes in it), a trusted skill, and a skill the config says nothing about.
+    func testListMembersAreThePermissionsAndSandboxTreesText() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("listmembers-\(getpid())-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/skills", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = #"""
+        {"skills": {"com.example.cal": {"calendars": ["/srv/cal \"x\""]}},
+         "grants": {"com.example.cal": {"read": ["{config:calendars}", "{config:nothere}", "{home}/é"], "network": ["{config:url}", "api.example.com:443"]},
+                    "com.example.off": {"sandbox": false, "environment": ["TZ"], "programs": true}}}
+        """#
+        try config.write(toFile: dir + "/config.json", atomically: true, encoding: .utf8)
+        let env = ["HOME": dir, "XDG_STATE_HOME": dir + "/state", "XDG_DATA_HOME": dir + "/data", "XDG_CONFIG_HOME": dir + "/config"]
+        let host = try SkillHost(HostOptions(skillsDir: dir + "/skills", configPath: dir + "/config.json", environment: env))
+        defer { host.shutdown() }
+
+        func skill(_ id: String, requested: Permissions, isolation: Isolation = .process) -> RegisteredSkill {
+            var identity = SkillIdentity(id: id, name: "n", version: SemanticVersion("1.0.0")!, category: "c", vendor: "v", description: "d",
+                                         toolchain: nil, abiMajor: 1, abiMinor: 3, abiMinorRequired: 0, threadSafe: false, hasHealth: false)
+            identity.permissions = requested
+            return RegisteredSkill(summary: SkillSummary(identity: identity, intents: []), manifestText: [],
+                                   file: SkillFile(path: "/skills/\(id).so", inode: 1, size: 1, mtimeNs: 1), isolation: isolation)
+        }
+        let skills = [
+            skill("com.example.cal", requested: Permissions(network: ["api.example.com:443", "other.example.com:80"],
+                                                            read: ["{config:calendars}", "/etc/ü"], write: ["{data}"])),
+            skill("com.example.off", requested: Permissions(environment: ["TZ", "LANG"], programs: true)),
+            skill("com.example.trusted", requested: Permissions(read: ["{home}"]), isolation: .inProcess),
+            skill("com.example.plain", requested: .none),
+        ]
+        var sawUnresolved = false, sawOff = false
+        for s in skills {
+            let permissions = host.permissionsJSON(of: s), sandbox = host.sandboxStatus(of: s)
+            sawUnresolved = sawUnresolved || !(permissions["unresolved"]?.arrayValue ?? []).isEmpty
+            sawOff = sawOff || sandbox.mode == "off"
+            let members: [(String, JSON)] = [("permissions", permissions), ("sandbox", .string(sandbox.mode)),
+                                             ("sandboxMissing", .array(sandbox.missing.map(JSON.string)))]
+            // Right after the object opens, and after another member (as `list --json` writes them).
+            XCTAssertEqual(bytes { l in l.raw("{"); host.writeListMembers(of: s, to: &l); l.raw("}") },
+                           tree(.object(JSONObject(members))), s.id)
+            XCTAssertEqual(bytes { l in l.raw("{"); l.key("id"); l.quoted(s.id); host.writeListMembers(of: s, to: &l); l.raw("}") },
+                           tree(.object(JSONObject([("id", .string(s.id))] + members))), s.id)
+        }
+        XCTAssertTrue(sawUnresolved, "the samples include an unresolved grant")
+        XCTAssertTrue(sawOff, "the samples include a sandbox that is off")
     }
 }
