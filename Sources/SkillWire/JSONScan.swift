@@ -57,28 +57,22 @@ public enum JSONScan {
     /// fault) when they are not.
     public static func forEachMember(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth,
                                      _ body: (_ keyText: Range<Int>, _ value: Range<Int>) -> Void) -> Bool {
-        var i = skipSpace(bytes, 0)
-        guard i < bytes.count, bytes[i] == 0x7b else { return false }
-        i += 1
-        i = skipSpace(bytes, i)
-        if i < bytes.count && bytes[i] == 0x7d {
-            return skipSpace(bytes, i + 1) == bytes.count
-        }
-        while true {
-            i = skipSpace(bytes, i)
-            guard i < bytes.count, bytes[i] == 0x22, let keyEnd = skipString(bytes, i) else { return false }
-            let key = i..<keyEnd
-            i = skipSpace(bytes, keyEnd)
-            guard i < bytes.count, bytes[i] == 0x3a else { return false }
-            i = skipSpace(bytes, i + 1)
-            guard let valueEnd = skipValue(bytes, i, depth: 1, limit: maxDepth) else { return false }
-            body(key, i..<valueEnd)
-            i = skipSpace(bytes, valueEnd)
-            guard i < bytes.count else { return false }
-            if bytes[i] == 0x2c { i += 1; continue }
-            if bytes[i] == 0x7d { return skipSpace(bytes, i + 1) == bytes.count }
-            return false
-        }
+        let i = skipSpace(bytes, 0)
+        guard i < bytes.count, bytes[i] == 0x7b,
+              let end = forEachItem(bytes, at: i, depth: 0, limit: maxDepth, { key, value in body(key!, value) }) else { return false }
+        return skipSpace(bytes, end) == bytes.count
+    }
+
+    /// Where each element of the array that is `bytes[range]` is (white space trimmed), in order; nil
+    /// when those bytes are not one JSON array nested at most `maxDepth` levels counting the array.
+    public static func elements(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, maxDepth: Int = JSONLimits.maxDepth) -> [Range<Int>]? {
+        let b = UnsafeBufferPointer(rebasing: bytes[range])
+        var out: [Range<Int>] = []
+        let i = skipSpace(b, 0), at = range.lowerBound
+        guard i < b.count, b[i] == 0x5b,
+              let end = forEachItem(b, at: i, depth: 0, limit: maxDepth, { _, v in out.append((v.lowerBound + at)..<(v.upperBound + at)) }),
+              skipSpace(b, end) == b.count else { return nil }
+        return out
     }
 
     /// The string value whose JSON text (quotes included) is `bytes[range]`, unescaped; nil if the
@@ -160,40 +154,45 @@ public enum JSONScan {
     static func skipValue(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, depth: Int, limit: Int) -> Int? {
         guard depth < limit, i < b.count else { return nil }
         switch b[i] {
-        case 0x7b: // {
-            var j = skipSpace(b, i + 1)
-            if j < b.count && b[j] == 0x7d { return j + 1 }
-            while true {
-                j = skipSpace(b, j)
-                guard j < b.count, b[j] == 0x22, let k = skipString(b, j) else { return nil }
-                j = skipSpace(b, k)
-                guard j < b.count, b[j] == 0x3a else { return nil }
-                j = skipSpace(b, j + 1)
-                guard let v = skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
-                j = skipSpace(b, v)
-                guard j < b.count else { return nil }
-                if b[j] == 0x2c { j += 1; continue }
-                if b[j] == 0x7d { return j + 1 }
-                return nil
-            }
-        case 0x5b: // [
-            var j = skipSpace(b, i + 1)
-            if j < b.count && b[j] == 0x5d { return j + 1 }
-            while true {
-                j = skipSpace(b, j)
-                guard let v = skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
-                j = skipSpace(b, v)
-                guard j < b.count else { return nil }
-                if b[j] == 0x2c { j += 1; continue }
-                if b[j] == 0x5d { return j + 1 }
-                return nil
-            }
+        case 0x7b, 0x5b: return forEachItem(b, at: i, depth: depth, limit: limit) { _, _ in }
         case 0x22: return skipString(b, i)
         case 0x74: return literal(b, i, "true")
         case 0x66: return literal(b, i, "false")
         case 0x6e: return literal(b, i, "null")
         case 0x2d, 0x30...0x39: return skipNumber(b, i)
         default: return nil
+        }
+    }
+
+    /// The one loop over a container's items: checks the object or array that opens at `i` (`{` or
+    /// `[`, at nesting level `depth`; its values at `depth + 1`, each within `limit`), calls `body`
+    /// with each item's key text (quotes included; nil in an array) and value range, in order, and
+    /// returns the index just after the closing bracket; nil (after calling `body` for the items
+    /// before the fault) when the bytes there are not one valid container.
+    @inline(__always)
+    static func forEachItem(_ b: UnsafeBufferPointer<UInt8>, at i: Int, depth: Int, limit: Int,
+                            _ body: (_ keyText: Range<Int>?, _ value: Range<Int>) -> Void) -> Int? {
+        let object = b[i] == 0x7b
+        let close: UInt8 = object ? 0x7d : 0x5d
+        var j = skipSpace(b, i + 1)
+        if j < b.count && b[j] == close { return j + 1 }
+        while true {
+            j = skipSpace(b, j)
+            var key: Range<Int>? = nil
+            if object {
+                guard j < b.count, b[j] == 0x22, let k = skipString(b, j) else { return nil }
+                key = j..<k
+                j = skipSpace(b, k)
+                guard j < b.count, b[j] == 0x3a else { return nil }
+                j = skipSpace(b, j + 1)
+            }
+            guard let v = skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
+            body(key, j..<v)
+            j = skipSpace(b, v)
+            guard j < b.count else { return nil }
+            if b[j] == 0x2c { j += 1; continue }
+            if b[j] == close { return j + 1 }
+            return nil
         }
     }
 
