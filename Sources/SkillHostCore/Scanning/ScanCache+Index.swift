@@ -126,10 +126,26 @@ private struct IndexReader {
     var lastNumber: (start: Int, count: Int, value: Double)? = nil
     private static let numberBytes = Set("-+.0123456789eE".utf8)
 
-    /// Whether the string token here (its bytes from quote to quote, escapes as written) is the one
-    /// at `span`: then it is skipped, and the caller reuses what it read there, not decoded nor
-    /// allocated again. Skills share a vendor, a category, a toolchain and often a version.
-    mutating func skipRepeat(of span: Range<Int>?) -> Bool {
+    /// A value read from a string token, and where that token's bytes are.
+    typealias Remembered<T> = (span: Range<Int>, value: T)
+
+    /// The value of the string token here. When its bytes (from quote to quote, escapes as written)
+    /// are those `last` was read from, it is skipped and `last`'s value is the answer, not decoded nor
+    /// allocated again: skills share a vendor, a category, a toolchain and often a version. Otherwise
+    /// `read` reads it, and `last` remembers the token and the value.
+    @inline(__always)
+    mutating func repeated<T>(_ last: WritableKeyPath<IndexReader, Remembered<T>?>,
+                              _ read: (inout IndexReader) throws(JSONParseError) -> T) throws(JSONParseError) -> T {
+        if skipRepeat(of: self[keyPath: last]?.span) { return self[keyPath: last]!.value }
+        let start = p.i
+        let value = try read(&self)
+        self[keyPath: last] = (start..<p.i, value)
+        return value
+    }
+
+    /// Whether the string token here is the one at `span` (see `repeated`); then it is skipped.
+    /// White space before it is skipped either way.
+    private mutating func skipRepeat(of span: Range<Int>?) -> Bool {
         guard next() == UInt8(ascii: "\""), let span else { return false }
         let start = p.i
         var end = start + 1
@@ -141,11 +157,11 @@ private struct IndexReader {
         p.i = end
         return true
     }
-    /// The last text read for these members of a summary (see `skipRepeat`), and its value.
-    var lastVersion: (span: Range<Int>, value: SemanticVersion)? = nil
-    var lastCategory: (span: Range<Int>, value: String)? = nil
-    var lastVendor: (span: Range<Int>, value: String)? = nil
-    var lastToolchain: (span: Range<Int>, value: String)? = nil
+    /// The last token read for these members of a summary, and its value (see `repeated`).
+    var lastVersion: Remembered<SemanticVersion>? = nil
+    var lastCategory: Remembered<String>? = nil
+    var lastVendor: Remembered<String>? = nil
+    var lastToolchain: Remembered<String>? = nil
 
     /// `[item, item, …]`
     mutating func list(_ item: (inout IndexReader) throws(JSONParseError) -> Void) throws(JSONParseError) {
@@ -204,26 +220,14 @@ private struct IndexReader {
         try expect(UInt8(ascii: ","))
         let name = try string()
         try expect(UInt8(ascii: ","))
-        let version: SemanticVersion
-        if skipRepeat(of: lastVersion?.span) { version = lastVersion!.value } else {
-            let start = p.i
-            guard let v = SemanticVersion(try string()) else { throw wrong("a semantic version") }
-            (version, lastVersion) = (v, (start..<p.i, v))
+        let version = try repeated(\.lastVersion) { (r: inout IndexReader) throws(JSONParseError) in
+            guard let v = SemanticVersion(try r.string()) else { throw r.wrong("a semantic version") }
+            return v
         }
         try expect(UInt8(ascii: ","))
-        let category: String
-        if skipRepeat(of: lastCategory?.span) { category = lastCategory!.value } else {
-            let start = p.i
-            category = try string()
-            lastCategory = (start..<p.i, category)
-        }
+        let category = try repeated(\.lastCategory) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
-        let vendor: String
-        if skipRepeat(of: lastVendor?.span) { vendor = lastVendor!.value } else {
-            let start = p.i
-            vendor = try string()
-            lastVendor = (start..<p.i, vendor)
-        }
+        let vendor = try repeated(\.lastVendor) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
         let description = try string()
         try expect(UInt8(ascii: ","))
@@ -231,12 +235,8 @@ private struct IndexReader {
         try expect(UInt8(ascii: ","))
         guard let minor = UInt32(exactly: try int()) else { throw wrong("an ABI minor") }
         try expect(UInt8(ascii: ","))
-        let toolchain: String?
-        if skipRepeat(of: lastToolchain?.span) { toolchain = lastToolchain!.value } else {
-            let start = p.i
-            toolchain = try optionalString()
-            if let t = toolchain { lastToolchain = (start..<p.i, t) }
-        }
+        let toolchain: String? = next() == UInt8(ascii: "n") ? try optionalString()
+            : try repeated(\.lastToolchain) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
         let threadSafe = try bool()
         try expect(UInt8(ascii: ","))
