@@ -46,8 +46,7 @@ public enum Sandbox {
         guard plan.enabled else { return }
         var r = Report()
         r.enabled = true
-        var started = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &started)
+        let started = CallDeadline.uptimeNow()
         if skh_prctl(38 /* PR_SET_NO_NEW_PRIVS */, 1, 0, 0, 0) != 0 { r.problems.append("PR_SET_NO_NEW_PRIVS: \(errnoText())") }
         if skh_prctl(4 /* PR_SET_DUMPABLE */, 0, 0, 0, 0) != 0 { r.problems.append("PR_SET_DUMPABLE: \(errnoText())") }
         let socketsByFilter = !plan.network && skh_seccomp_errno_available() == 0
@@ -74,9 +73,7 @@ public enum Sandbox {
             r.missing.append(why)
             if socketsByFilter { r.missing.append("network isolation (without the seccomp filter, sockets could not be denied)") }
         }
-        var ended = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ended)
-        r.applyMicros = (ended.tv_sec - started.tv_sec) * 1_000_000 + (ended.tv_nsec - started.tv_nsec) / 1000
+        r.applyMicros = Int((CallDeadline.uptimeNow() - started) / 1000)
         report = r
     }
 }
