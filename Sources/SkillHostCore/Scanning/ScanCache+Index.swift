@@ -106,25 +106,12 @@ private struct IndexReader {
         return try string()
     }
 
-    /// A number (an intent's confidence). Skills of one kind repeat the same few confidences, so the
-    /// last text read and its value are kept: the same bytes again are not converted again.
+    /// A number (an intent's confidence).
     mutating func double() throws(JSONParseError) -> Double {
-        p.skipSpace()
-        let start = p.i
-        var end = start
-        while end < p.b.count, Self.numberBytes.contains(p.b[end]) { end += 1 }
-        if let last = lastNumber, last.count == end - start,
-           memcmp(p.b.baseAddress! + last.start, p.b.baseAddress! + start, last.count) == 0 {
-            p.i = end
-            return last.value
-        }
-        guard p.i < p.b.count, p.b[p.i] == UInt8(ascii: "-") || (0x30...0x39).contains(p.b[p.i]),
+        guard next().map({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }) == true,
               let v = try p.number().doubleValue else { throw wrong("a number") }
-        lastNumber = (start, p.i - start, v)
         return v
     }
-    var lastNumber: (start: Int, count: Int, value: Double)? = nil
-    private static let numberBytes = Set("-+.0123456789eE".utf8)
 
     /// A value read from a string token, and where that token's bytes are.
     typealias Remembered<T> = (span: Range<Int>, value: T)
