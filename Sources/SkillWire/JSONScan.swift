@@ -63,18 +63,6 @@ public enum JSONScan {
         return skipSpace(bytes, end) == bytes.count
     }
 
-    /// Where each element of the array that is `bytes[range]` is (white space trimmed), in order; nil
-    /// when those bytes are not one JSON array nested at most `maxDepth` levels counting the array.
-    public static func elements(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, maxDepth: Int = JSONLimits.maxDepth) -> [Range<Int>]? {
-        let b = UnsafeBufferPointer(rebasing: bytes[range])
-        var out: [Range<Int>] = []
-        let i = skipSpace(b, 0), at = range.lowerBound
-        guard i < b.count, b[i] == 0x5b,
-              let end = forEachItem(b, at: i, depth: 0, limit: maxDepth, { _, v in out.append((v.lowerBound + at)..<(v.upperBound + at)) }),
-              skipSpace(b, end) == b.count else { return nil }
-        return out
-    }
-
     /// The string value whose JSON text (quotes included) is `bytes[range]`, unescaped; nil if the
     /// range is not a valid JSON string.
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
@@ -142,6 +130,83 @@ public enum JSONScan {
         return value
     }
 
+    // MARK: - Splitting checked bytes
+
+    // A value inside bytes these scanners already checked (a scan answer: `members` under its limit)
+    // is split again without checking: the same loop (`forEachItem`) follows only strings and
+    // brackets (`skipChecked`). Bytes that turn out not to be what the caller expects give nil (or
+    // fewer items), never a trap; they are never taken for checked JSON.
+
+    /// The members of the object that is all of `bytes` (white space around it allowed), which are
+    /// part of bytes already checked.
+    public static func members(checked bytes: UnsafeBufferPointer<UInt8>) -> [Member]? {
+        var out: [Member] = []
+        out.reserveCapacity(16)
+        let i = skipSpace(bytes, 0)
+        guard i < bytes.count, bytes[i] == 0x7b,
+              let end = forEachItem(bytes, at: i, checked: true, { out.append(Member(keyText: $0!, value: $1)) }),
+              skipSpace(bytes, end) == bytes.count else { return nil }
+        return out
+    }
+
+    /// Where each element of the array that is `bytes[range]` is (white space trimmed), in order;
+    /// `bytes` were already checked.
+    public static func elements(checked bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>]? {
+        let b = UnsafeBufferPointer(rebasing: bytes[range])
+        var out: [Range<Int>] = []
+        let i = skipSpace(b, 0), at = range.lowerBound
+        guard i < b.count, b[i] == 0x5b,
+              let end = forEachItem(b, at: i, checked: true, { _, v in out.append((v.lowerBound + at)..<(v.upperBound + at)) }),
+              skipSpace(b, end) == b.count else { return nil }
+        return out
+    }
+
+    /// The index just after the value that starts at `i` in checked bytes: a string's end is found
+    /// eight bytes at a time (`skipPlain`), brackets are counted, nothing is checked again.
+    static func skipChecked(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        guard i < b.count else { return nil }
+        switch b[i] {
+        case 0x22: return checkedStringEnd(b, i)
+        case 0x7b, 0x5b:
+            var depth = 0, j = i
+            while j < b.count {
+                let c = b[j]
+                if c == 0x22 {
+                    guard let e = checkedStringEnd(b, j) else { return nil }
+                    j = e
+                    continue
+                }
+                if c == 0x7b || c == 0x5b {
+                    depth += 1
+                } else if c == 0x7d || c == 0x5d {
+                    depth -= 1
+                    if depth == 0 { return j + 1 }
+                }
+                j += 1
+            }
+            return nil
+        default:
+            var j = i
+            while j < b.count, !isSpace(b[j]), b[j] != 0x2c, b[j] != 0x7d, b[j] != 0x5d { j += 1 }
+            return j
+        }
+    }
+
+    /// Past the closing quote of the string that opens at `i` in checked bytes.
+    static func checkedStringEnd(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        var j = i + 1
+        while j < b.count {
+            j = skipPlain(b, from: j)
+            guard j < b.count else { return nil }
+            switch b[j] {
+            case 0x22: return j + 1
+            case 0x5c: j += 2
+            default: j += 1
+            }
+        }
+        return nil
+    }
+
     // MARK: - Grammar
 
     static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
@@ -168,9 +233,10 @@ public enum JSONScan {
     /// `[`, at nesting level `depth`; its values at `depth + 1`, each within `limit`), calls `body`
     /// with each item's key text (quotes included; nil in an array) and value range, in order, and
     /// returns the index just after the closing bracket; nil (after calling `body` for the items
-    /// before the fault) when the bytes there are not one valid container.
+    /// before the fault) when the bytes there are not one valid container. `checked`: the bytes were
+    /// checked before, keys and values are only stepped over (`checkedStringEnd`, `skipChecked`).
     @inline(__always)
-    static func forEachItem(_ b: UnsafeBufferPointer<UInt8>, at i: Int, depth: Int, limit: Int,
+    static func forEachItem(_ b: UnsafeBufferPointer<UInt8>, at i: Int, depth: Int = 0, limit: Int = .max, checked: Bool = false,
                             _ body: (_ keyText: Range<Int>?, _ value: Range<Int>) -> Void) -> Int? {
         let object = b[i] == 0x7b
         let close: UInt8 = object ? 0x7d : 0x5d
@@ -180,13 +246,13 @@ public enum JSONScan {
             j = skipSpace(b, j)
             var key: Range<Int>? = nil
             if object {
-                guard j < b.count, b[j] == 0x22, let k = skipString(b, j) else { return nil }
+                guard j < b.count, b[j] == 0x22, let k = checked ? checkedStringEnd(b, j) : skipString(b, j) else { return nil }
                 key = j..<k
                 j = skipSpace(b, k)
                 guard j < b.count, b[j] == 0x3a else { return nil }
                 j = skipSpace(b, j + 1)
             }
-            guard let v = skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
+            guard let v = checked ? skipChecked(b, j) : skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
             body(key, j..<v)
             j = skipSpace(b, v)
             guard j < b.count else { return nil }

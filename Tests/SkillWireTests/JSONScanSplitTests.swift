@@ -2,10 +2,11 @@ import Foundation
 import XCTest
 @testable import SkillWire
 
-/// `JSONScan`'s one loop over a container's items (`forEachItem`) splits objects (`members`,
-/// `forEachMember`) and arrays (`elements`) and skips nested ones (`isValid`): each item's range is
-/// exactly its value's text, a broken container is refused by all of them, and the nesting limit
-/// counts every level.
+/// `JSONScan`'s one loop over a container's items (`forEachItem`) checks and splits objects
+/// (`members`, `forEachMember`), skips nested containers (`isValid`), and splits objects and arrays
+/// inside bytes already checked (`members(checked:)`, `elements(checked:)`): each item's range is
+/// exactly its value's text either way, a broken container is refused when checked (and never
+/// traps when split), and the nesting limit counts every level.
 final class JSONScanSplitTests: XCTestCase {
     private func text(_ b: [UInt8], _ r: Range<Int>) -> String { String(decoding: b[r], as: UTF8.self) }
 
@@ -13,24 +14,26 @@ final class JSONScanSplitTests: XCTestCase {
         let json = #"  [ 1 , "a,]\"b" ,{"k":[1,{"x":"]"}]}, [ ] ,true,null ,-2.5e3,"é"]  "#
         let b = Array(("xx" + json + "yy").utf8)
         let r = 2..<(2 + json.utf8.count)
-        let items = try XCTUnwrap(b.withUnsafeBufferPointer { JSONScan.elements($0, r) })
+        let items = try XCTUnwrap(b.withUnsafeBufferPointer { JSONScan.elements(checked: $0, r) })
         XCTAssertEqual(items.map { text(b, $0) }, ["1", #""a,]\"b""#, #"{"k":[1,{"x":"]"}]}"#, "[ ]", "true", "null", "-2.5e3", #""é""#])
-        XCTAssertEqual(b.withUnsafeBufferPointer { JSONScan.elements($0, 0..<2) }, nil, "not an array")
+        XCTAssertEqual(b.withUnsafeBufferPointer { JSONScan.elements(checked: $0, 0..<2) }, nil, "not an array")
         for empty in ["[]", " [ ] "] {
             let e = Array(empty.utf8)
-            XCTAssertEqual(e.withUnsafeBufferPointer { JSONScan.elements($0, 0..<e.count) }, [])
+            XCTAssertEqual(e.withUnsafeBufferPointer { JSONScan.elements(checked: $0, 0..<e.count) }, [])
         }
     }
 
     func testMembersAreEachKeyAndValueInOrder() throws {
         let b = Array(#" {"a" : [1,2] , "b\"c":{"d":"}"},"e":"" } "#.utf8)
-        let members = try XCTUnwrap(b.withUnsafeBufferPointer { JSONScan.members($0) })
-        XCTAssertEqual(members.map { text(b, $0.keyText) }, [#""a""#, #""b\"c""#, #""e""#])
-        XCTAssertEqual(members.map { text(b, $0.value) }, ["[1,2]", #"{"d":"}"}"#, #""""#])
+        for checked in [false, true] {
+            let members = try XCTUnwrap(b.withUnsafeBufferPointer { checked ? JSONScan.members(checked: $0) : JSONScan.members($0) })
+            XCTAssertEqual(members.map { text(b, $0.keyText) }, [#""a""#, #""b\"c""#, #""e""#])
+            XCTAssertEqual(members.map { text(b, $0.value) }, ["[1,2]", #"{"d":"}"}"#, #""""#])
+        }
     }
 
-    /// Broken containers (a trailing comma too, which Foundation lets through): the splitters and
-    /// `isValid` refuse them.
+    /// Broken containers (a trailing comma too, which Foundation lets through): `members` and
+    /// `isValid` refuse them; splitting them as if checked does not trap.
     func testEveryBrokenContainerIsRefused() {
         let broken = ["[1,]", "[,1]", "[1 2]", "[1", "[", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":}", "{1:2}", "{\"a\":1", "{\"a\":[1}",
                       "[\"x]", "[1]]", "{\"a\":1}}", "[tru]", "[01]", "{\"a\":1 \"b\":2}"]
@@ -38,7 +41,9 @@ final class JSONScanSplitTests: XCTestCase {
             let b = Array(s.utf8)
             b.withUnsafeBufferPointer { p in
                 XCTAssertFalse(JSONScan.isValid(p), s)
-                if s.hasPrefix("[") { XCTAssertNil(JSONScan.elements(p, 0..<p.count), s) } else { XCTAssertNil(JSONScan.members(p), s) }
+                if !s.hasPrefix("[") { XCTAssertNil(JSONScan.members(p), s) }
+                _ = JSONScan.elements(checked: p, 0..<p.count)
+                _ = JSONScan.members(checked: p)
             }
         }
     }
@@ -51,10 +56,7 @@ final class JSONScanSplitTests: XCTestCase {
             b.withUnsafeBufferPointer { p in
                 XCTAssertTrue(JSONScan.isValid(p, maxDepth: depth), s)
                 XCTAssertFalse(JSONScan.isValid(p, maxDepth: depth - 1), s)
-                if s.hasPrefix("[") {
-                    XCTAssertNotNil(JSONScan.elements(p, 0..<p.count, maxDepth: depth), s)
-                    XCTAssertNil(JSONScan.elements(p, 0..<p.count, maxDepth: depth - 1), s)
-                } else {
+                if !s.hasPrefix("[") {
                     XCTAssertNotNil(JSONScan.members(p, maxDepth: depth), s)
                     XCTAssertNil(JSONScan.members(p, maxDepth: depth - 1), s)
                 }

@@ -11,8 +11,8 @@ struct ScanAnswer: Sendable {
     let bytes: [UInt8]
     let members: [JSONScan.Member]
 
-    /// Nil when `bytes` are not one JSON object within `ManifestValidator.answerDepth`. What is inside
-    /// is split by the same scanner, with the same limit, when it is read (`AnswerFields`).
+    /// Nil when `bytes` are not one JSON object within `ManifestValidator.answerDepth`. This is the
+    /// one check of the line's grammar: what is inside is then only split (`JSONScan.members(checked:)`).
     init?(_ bytes: [UInt8]) {
         guard let m = bytes.withUnsafeBufferPointer({ JSONScan.members($0, maxDepth: ManifestValidator.answerDepth) }) else { return nil }
         self.bytes = bytes
@@ -47,12 +47,12 @@ struct AnswerFields {
     /// The fields of the object at `range`; no fields when the value there is not an object.
     func object(at range: Range<Int>) -> AnswerFields {
         let inner = UnsafeBufferPointer(rebasing: bytes[range])
-        return AnswerFields(inner, JSONScan.members(inner, maxDepth: ManifestValidator.answerDepth) ?? [])
+        return AnswerFields(inner, JSONScan.members(checked: inner) ?? [])
     }
 
     /// Where each element of the array at `range` is; nil when the value there is not an array.
     func elements(at range: Range<Int>) -> [Range<Int>]? {
-        JSONScan.elements(bytes, range, maxDepth: ManifestValidator.answerDepth)
+        JSONScan.elements(checked: bytes, range)
     }
 
     private func keyIs(_ m: JSONScan.Member, _ key: StaticString) -> Bool {
