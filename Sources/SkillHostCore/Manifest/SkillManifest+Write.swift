@@ -4,7 +4,7 @@ import SkillWire
 /// a cold scan writes one per file into the scan cache. Byte for byte what `json.write(to:)` writes
 /// (ManifestTests pins that down), so either may produce what `list --json` splices. Keys go through
 /// `Line.key`, strings through `Line.quoted` (the same escapes as `JSON.writeString`), flag and
-/// surface names as prepared bytes, and nested values through `JSON`'s own writer.
+/// surface names as prepared text, and nested values through `JSON`'s own writer.
 extension SkillManifest {
     func writeJSON(to line: inout Line) {
         let i = identity
@@ -33,13 +33,13 @@ extension IntentManifest {
     func writeJSON(to line: inout Line) {
         line.raw("{")
         /// The names of the bits set in `bits`, in the table's order (`IntentFlags.names`, `Surfaces.names`).
-        func names(_ bits: UInt32, _ table: [(bit: UInt32, name: [UInt8])]) {
+        func names(_ bits: UInt32, _ table: [(bit: UInt32, name: String)]) {
             line.raw("[")
             var first = true
             for t in table where bits & t.bit != 0 {
                 if !first { line.raw(",") }
                 first = false
-                line.bytes.append(contentsOf: t.name)
+                line.bytes.append(contentsOf: t.name.utf8)
             }
             line.raw("]")
         }

@@ -171,8 +171,8 @@ public struct IntentFlags: OptionSet, Sendable, Equatable {
 
     public var names: [String] { Self.named.filter { contains($0.flag) }.map(\.name) }
 
-    /// `named`'s names as JSON strings, quotes included, for writers that append bytes (same order).
-    static let quotedNames = named.map { (bit: $0.flag.rawValue, name: Array("\"\($0.name)\"".utf8)) }
+    /// `named`'s names as JSON strings, quotes included, for writers that append them as they are (same order).
+    static let quotedNames = named.map { (bit: $0.flag.rawValue, name: "\"\($0.name)\"") }
 }
 
 /// The SKH_SURFACE_* bits: who may call an intent.
@@ -189,8 +189,8 @@ public struct Surfaces: OptionSet, Sendable, Equatable {
 
     public var names: [String] { Self.named.filter { contains($0.surface) }.map(\.name) }
 
-    /// `named`'s names as JSON strings, quotes included, for writers that append bytes (same order).
-    static let quotedNames = named.map { (bit: $0.surface.rawValue, name: Array("\"\($0.name)\"".utf8)) }
+    /// `named`'s names as JSON strings, quotes included, for writers that append them as they are (same order).
+    static let quotedNames = named.map { (bit: $0.surface.rawValue, name: "\"\($0.name)\"") }
 }
 
 /// A Semantic Versioning 2.0.0 version. Ordered by precedence (build metadata ignored).

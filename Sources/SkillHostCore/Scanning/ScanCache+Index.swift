@@ -33,7 +33,8 @@ extension ScanCache {
             try r.expect(UInt8(ascii: ","))
             try r.member("files")
             var rows: [IndexRow] = []
-            try r.list { (r: inout IndexReader) throws(JSONParseError) in rows.append(try r.row()) }
+            var repeats = IndexReader.Repeats()
+            try r.list { (r: inout IndexReader) throws(JSONParseError) in rows.append(try r.row(&repeats)) }
             try r.expect(UInt8(ascii: "}"))
             r.p.skipSpace()
             return r.p.i == bytes.count ? rows : nil
@@ -116,24 +117,33 @@ private struct IndexReader {
     /// A value read from a string token, and where that token's bytes are.
     typealias Remembered<T> = (span: Range<Int>, value: T)
 
+    /// The last token read for the members of a summary that skills often share, and its value
+    /// (see `repeated`); kept from row to row.
+    struct Repeats {
+        var version: Remembered<SemanticVersion>? = nil
+        var category: Remembered<String>? = nil
+        var vendor: Remembered<String>? = nil
+        var toolchain: Remembered<String>? = nil
+    }
+
     /// The value of the string token here. When its bytes (from quote to quote, escapes as written)
     /// are those `last` was read from, it is skipped and `last`'s value is the answer, not decoded nor
     /// allocated again: skills share a vendor, a category, a toolchain and often a version. Otherwise
     /// `read` reads it, and `last` remembers the token and the value.
     @inline(__always)
-    mutating func repeated<T>(_ last: WritableKeyPath<IndexReader, Remembered<T>?>,
+    mutating func repeated<T>(_ last: inout Remembered<T>?,
                               _ read: (inout IndexReader) throws(JSONParseError) -> T) throws(JSONParseError) -> T {
-        if skipRepeat(of: self[keyPath: last]?.span) { return self[keyPath: last]!.value }
+        if let l = last, skipRepeat(of: l.span) { return l.value }
+        _ = next()
         let start = p.i
         let value = try read(&self)
-        self[keyPath: last] = (start..<p.i, value)
+        last = (start..<p.i, value)
         return value
     }
 
     /// Whether the string token here is the one at `span` (see `repeated`); then it is skipped.
-    /// White space before it is skipped either way.
-    private mutating func skipRepeat(of span: Range<Int>?) -> Bool {
-        guard next() == UInt8(ascii: "\""), let span else { return false }
+    private mutating func skipRepeat(of span: Range<Int>) -> Bool {
+        guard next() == UInt8(ascii: "\"") else { return false }
         let start = p.i
         var end = start + 1
         while end < p.b.count, p.b[end] != UInt8(ascii: "\"") { end += p.b[end] == UInt8(ascii: "\\") ? 2 : 1 }
@@ -144,11 +154,6 @@ private struct IndexReader {
         p.i = end
         return true
     }
-    /// The last token read for these members of a summary, and its value (see `repeated`).
-    var lastVersion: Remembered<SemanticVersion>? = nil
-    var lastCategory: Remembered<String>? = nil
-    var lastVendor: Remembered<String>? = nil
-    var lastToolchain: Remembered<String>? = nil
 
     /// `[item, item, …]`
     mutating func list(_ item: (inout IndexReader) throws(JSONParseError) -> Void) throws(JSONParseError) {
@@ -164,7 +169,7 @@ private struct IndexReader {
 
     /// `[path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, summary, offset, length, checksum]`
     /// or `[path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, refusal]`.
-    mutating func row() throws(JSONParseError) -> ScanCache.IndexRow {
+    mutating func row(_ repeats: inout Repeats) throws(JSONParseError) -> ScanCache.IndexRow {
         try expect(UInt8(ascii: "["))
         let path = try string()
         try expect(UInt8(ascii: ","))
@@ -183,7 +188,7 @@ private struct IndexReader {
         try expect(UInt8(ascii: ","))
         let body: ScanCache.IndexRow.Body
         if next() == UInt8(ascii: "[") {
-            let summary = try self.summary()
+            let summary = try self.summary(&repeats)
             try expect(UInt8(ascii: ","))
             let offset = try int()
             try expect(UInt8(ascii: ","))
@@ -201,20 +206,20 @@ private struct IndexReader {
     /// `SkillSummary.compactJSON`: `[id, name, version, category, vendor, description, abiMajor,
     /// abiMinor, toolchain|null, threadSafe, hasHealth, [[intent, flags, surfaces, priority,
     /// confidence, version], …], abiMinorRequired(, requestedPermissions)]`
-    mutating func summary() throws(JSONParseError) -> SkillSummary {
+    mutating func summary(_ repeats: inout Repeats) throws(JSONParseError) -> SkillSummary {
         try expect(UInt8(ascii: "["))
         let id = try string()
         try expect(UInt8(ascii: ","))
         let name = try string()
         try expect(UInt8(ascii: ","))
-        let version = try repeated(\.lastVersion) { (r: inout IndexReader) throws(JSONParseError) in
+        let version = try repeated(&repeats.version) { (r: inout IndexReader) throws(JSONParseError) in
             guard let v = SemanticVersion(try r.string()) else { throw r.wrong("a semantic version") }
             return v
         }
         try expect(UInt8(ascii: ","))
-        let category = try repeated(\.lastCategory) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
+        let category = try repeated(&repeats.category) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
-        let vendor = try repeated(\.lastVendor) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
+        let vendor = try repeated(&repeats.vendor) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
         let description = try string()
         try expect(UInt8(ascii: ","))
@@ -223,7 +228,7 @@ private struct IndexReader {
         guard let minor = UInt32(exactly: try int()) else { throw wrong("an ABI minor") }
         try expect(UInt8(ascii: ","))
         let toolchain: String? = next() == UInt8(ascii: "n") ? try optionalString()
-            : try repeated(\.lastToolchain) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
+            : try repeated(&repeats.toolchain) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
         let threadSafe = try bool()
         try expect(UInt8(ascii: ","))
