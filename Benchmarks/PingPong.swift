@@ -1,14 +1,23 @@
 import Foundation
 import Glibc
 
-/// The baseline for (c): a raw socketpair ping-pong between this process and a tiny C child, with
-/// frames shaped like the host ↔ worker protocol (4-byte big-endian length, then the body) and sized
-/// like the real invoke and complete frames. The child reads whatever is available from fd 3 (one
-/// `read`), and for every whole frame writes one reply frame (one `write`); this process writes a
-/// request with one `send` and reads until the whole reply is in. No threads, no polling, no parsing:
-/// the least two processes can do per round trip over the same kind of channel.
+/// The baseline for (c): a raw ping-pong between this process and a tiny C child, with frames shaped
+/// like the host ↔ worker protocol (4-byte big-endian length, then the body) and sized like the real
+/// invoke and complete frames. The child reads whatever is available (one `read`), and for every whole
+/// frame writes one reply frame (one `write`); this process writes a request with one `write` and reads
+/// until the whole reply is in. No threads, no polling, no parsing: the least two processes can do per
+/// round trip. Over a socketpair (the issue's baseline, what the worker channel was) and over two
+/// pipes (what the worker channel is now, `WireProtocol.workerSendFD`).
 struct PingPong {
-    /// The peer: `pingpong_peer REPLY_BYTES`, channel on fd 3, exits at end-of-file.
+    /// How the two processes are connected.
+    enum Transport: String {
+        /// One AF_UNIX stream socketpair: the child's fd 3 both ways.
+        case socketpair
+        /// Two pipes, laid out like a worker's: the child writes to fd 3 and reads from fd 4.
+        case pipes
+    }
+
+    /// The peer: `pingpong_peer REPLY_BYTES [IN_FD]`, reads fd IN_FD (default 3), writes fd 3, exits at end-of-file.
     static let peerSource = """
         #include <stdint.h>
         #include <stdlib.h>
@@ -17,6 +26,7 @@ struct PingPong {
         #include <errno.h>
         int main(int argc, char **argv) {
             size_t reply = argc > 1 ? strtoul(argv[1], NULL, 10) : 16;
+            int from = argc > 2 ? atoi(argv[2]) : 3;
             unsigned char *out = malloc(4 + reply);
             static unsigned char in[1 << 16];
             if (!out || reply == 0 || reply > sizeof in) return 2;
@@ -25,7 +35,7 @@ struct PingPong {
             out[4] = '{'; out[3 + reply] = '}';
             size_t have = 0;
             for (;;) {
-                ssize_t n = read(3, in + have, sizeof in - have);
+                ssize_t n = read(from, in + have, sizeof in - have);
                 if (n < 0 && errno == EINTR) continue;
                 if (n <= 0) return 0;
                 have += (size_t)n;
@@ -59,26 +69,43 @@ struct PingPong {
         return out
     }
 
-    /// One running peer and this process's end of the socketpair.
+    /// One running peer and this process's ends of its channel.
     final class Peer {
         let pid: pid_t
-        let fd: Int32
+        /// Where requests are written and replies read (the same socket, or two pipes).
+        let sendFD: Int32
+        let readFD: Int32
+        let isSocket: Bool
         let request: [UInt8]
         let replyBytes: Int
         private var buffer = [UInt8](repeating: 0, count: 1 << 16)
 
-        /// Starts `executable` with fd 3 = its end of a new socketpair. `requestBytes` and `replyBytes`
-        /// are body sizes (without the 4-byte header).
-        init(executable: String, requestBytes: Int, replyBytes: Int) {
-            var sv: [Int32] = [0, 0]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sv) == 0 else {
-                fail("socketpair: \(String(cString: strerror(errno)))")
+        /// Starts `executable` connected over `transport`. `requestBytes` and `replyBytes` are body
+        /// sizes (without the 4-byte header).
+        init(executable: String, requestBytes: Int, replyBytes: Int, transport: Transport = .socketpair) {
+            // (child's fd, its number in the child), and this process's send and read ends.
+            var childEnds: [(Int32, Int32)] = []
+            switch transport {
+            case .socketpair:
+                var sv: [Int32] = [0, 0]
+                guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sv) == 0 else {
+                    fail("socketpair: \(String(cString: strerror(errno)))")
+                }
+                childEnds = [(sv[1], 3)]
+                (sendFD, readFD) = (sv[0], sv[0])
+            case .pipes:
+                var requests: [Int32] = [0, 0], replies: [Int32] = [0, 0]
+                guard pipe(&requests) == 0, pipe(&replies) == 0 else { fail("pipe: \(String(cString: strerror(errno)))") }
+                for fd in requests + replies { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+                childEnds = [(replies[1], 3), (requests[0], 4)]
+                (sendFD, readFD) = (requests[1], replies[0])
             }
-            // adddup2 onto the same number would keep close-on-exec: keep the child's end away from 3.
-            var childEnd = sv[1]
-            if childEnd < 10 {
-                childEnd = fcntl(sv[1], F_DUPFD_CLOEXEC, 10)
-                close(sv[1])
+            // adddup2 onto the same number would keep close-on-exec, and must not overwrite an end
+            // still to be copied: copy the child's ends above 10 first.
+            childEnds = childEnds.map { end in
+                let copy = fcntl(end.0, F_DUPFD_CLOEXEC, 10)
+                close(end.0)
+                return (copy, end.1)
             }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
@@ -86,18 +113,18 @@ struct PingPong {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_adddup2(&actions, childEnd, 3)
-            let args: [String] = [executable, String(replyBytes)]
+            for (fd, target) in childEnds { posix_spawn_file_actions_adddup2(&actions, fd, target) }
+            let args: [String] = [executable, String(replyBytes), transport == .pipes ? "4" : "3"]
             let argv = args.map { strdup($0) }
             defer { argv.forEach { free($0) } }
             var cargv = argv + [nil]
             var cenv: [UnsafeMutablePointer<CChar>?] = [nil]
             var child: pid_t = 0
             let rc = posix_spawn(&child, executable, &actions, nil, &cargv, &cenv)
-            close(childEnd)
+            for (fd, _) in childEnds { close(fd) }
             guard rc == 0 else { fail("cannot start \(executable): \(String(cString: strerror(rc)))") }
             pid = child
-            fd = sv[0]
+            isSocket = transport == .socketpair
             self.replyBytes = replyBytes
             // A request frame of exactly `requestBytes`: JSON-looking, padded.
             var body = Array(#"{"op":"invoke","id":1,"intent":"fixture.echo","input":{"text":"hello, skillhost"},"pad":""#.utf8)
@@ -111,13 +138,15 @@ struct PingPong {
         /// One round trip: send the request, read until the whole reply is in. False on any error.
         @inline(never)
         func roundTrip() -> Bool {
-            let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = request.withUnsafeBytes {
+                isSocket ? send(sendFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) : write(sendFD, $0.baseAddress, $0.count)
+            }
             guard sent == request.count else { return false }
             let want = 4 + replyBytes
             var have = 0
             return buffer.withUnsafeMutableBytes { buf -> Bool in
                 while have < want {
-                    let n = read(fd, buf.baseAddress! + have, buf.count - have)
+                    let n = read(readFD, buf.baseAddress! + have, buf.count - have)
                     if n < 0 && errno == EINTR { continue }
                     if n <= 0 { return false }
                     have += n
@@ -128,7 +157,8 @@ struct PingPong {
 
         /// Closes the channel (the peer exits at end-of-file) and reaps it.
         func stop() {
-            close(fd)
+            close(sendFD)
+            if readFD != sendFD { close(readFD) }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }

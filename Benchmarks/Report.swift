@@ -91,7 +91,8 @@ enum Report {
             [name, fmt(s.median), fmt(s.percentile(99)), fmt(s.mean), fmt(s.min), ratio(s.median / raw), ratio(s.median / versus),
              "\(failures)", detail]
         }
-        var rows = [row(r.pingPong.name, r.pingPong.samples, r.pingPong.failures, .nan, r.pingPong.detail)]
+        var rows = [row(r.pingPong.name, r.pingPong.samples, r.pingPong.failures, .nan, r.pingPong.detail),
+                    row(r.pipePingPong.name, r.pipePingPong.samples, r.pipePingPong.failures, .nan, r.pipePingPong.detail)]
         for (w, ip) in zip(r.workers, [inC, inSwift]) {
             rows.append(row(w.name, w.samples, w.failures, ip?.samples.median ?? .nan, w.detail))
         }
@@ -102,7 +103,7 @@ enum Report {
         var out = table(["measurement", "p50 µs", "p99 µs", "mean", "min", "p50 ÷ ping-pong", "p50 ÷ in-process", "failed", "what"], rows, left: 1)
         let perBlock = max(1, config.calls / config.blocks)
         out += "\n(per call, µs; \(perBlock * config.blocks) timed calls of each, in \(config.blocks) interleaved blocks of \(perBlock) "
-            + "(ping-pong, C, Swift, repeated), after \(config.warmup) warm-up calls; each call timed alone)"
+            + "(socketpair ping-pong, pipe ping-pong, C, Swift, repeated), after \(config.warmup) warm-up calls; each call timed alone)"
         for kind in ["C", "Swift"] {
             guard let f = r.sizes[kind] else { continue }
             var line = "\n\(kind) call frames: request \(f.request) + 4 bytes, reply \(f.reply) + 4 bytes (\(f.source))"
@@ -113,7 +114,7 @@ enum Report {
         }
         out += "\nping-pong frames: the C call's sizes"
         var cpuRows: [[String]] = []
-        for l in [r.pingPong] + r.workers {
+        for l in [r.pingPong, r.pipePingPong] + r.workers {
             let n = Double(l.samples.count)
             let child = l.child
             let total = child.map { Double(l.host.ns + $0.ns) / 1000 / n }
@@ -215,13 +216,14 @@ enum Report {
     }
 
     static func workerGoals(_ r: WorkerBench.Result) -> [Goal] {
-        let raw = r.pingPong.samples.median
+        let raw = r.pingPong.samples.median, pipes = r.pipePingPong.samples.median
         return r.workers.map { w in
             let p50 = w.samples.median
             let bad = w.failures + r.pingPong.failures
             return Goal(text: "\(w.name) p50 ≤ 2 × raw socketpair ping-pong p50 (skill in a worker process)",
                         met: bad == 0 && p50 <= 2 * raw,
                         numbers: "p50 \(fmt(p50)) µs (p99 \(fmt(w.samples.percentile(99)))) vs limit 2 × \(fmt(raw)) = \(fmt(2 * raw)) µs; ratio \(ratio(p50 / raw)) (goal ≤ 2.00×)"
+                            + "; against the pipe ping-pong (the worker channel's own transport, \(fmt(pipes)) µs): \(ratio(p50 / pipes))"
                             + (bad == 0 ? "" : "; \(bad) calls FAILED"))
         }
     }

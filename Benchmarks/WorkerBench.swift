@@ -69,7 +69,10 @@ struct WorkerBench {
     }
 
     struct Result {
+        /// Over a socketpair: the baseline.
         var pingPong: Latency
+        /// Over two pipes: the same transport as the worker channel now.
+        var pipePingPong: Latency
         var workers: [Latency]
         var sizes: [String: FrameSizes]
         var memory: [MemoryRow]
@@ -135,22 +138,25 @@ struct WorkerBench {
         sizes["C"] = warmAndSize(cBody, worker: cPID, fallback: (request: 330, reply: 90))
         sizes["Swift"] = warmAndSize(swiftBody, worker: swiftPID, fallback: (request: 330, reply: 80))
         let pp = PingPong.Peer(executable: peer, requestBytes: sizes["C"]!.request, replyBytes: sizes["C"]!.reply)
-        for _ in 0..<config.warmup where !pp.roundTrip() { fail("the ping-pong peer stopped answering during warm-up") }
+        let pipes = PingPong.Peer(executable: peer, requestBytes: sizes["C"]!.request, replyBytes: sizes["C"]!.reply, transport: .pipes)
+        for _ in 0..<config.warmup where !pp.roundTrip() || !pipes.roundTrip() { fail("a ping-pong peer stopped answering during warm-up") }
         usleep(100_000)
         memory.append(MemoryRow(label: "ping-pong peer (minimal C process), baseline", pid: pp.pid, memory: ProcMemory.read(pp.pid)))
 
-        // Timed: interleaved blocks of ping-pong, C worker, Swift worker.
-        var ppUs: [Double] = [], cUs: [Double] = [], swiftUs: [Double] = []
-        var ppFail = 0, cFail = 0, swiftFail = 0
+        // Timed: interleaved blocks of the two ping-pongs, C worker, Swift worker.
+        var ppUs: [Double] = [], pipeUs: [Double] = [], cUs: [Double] = [], swiftUs: [Double] = []
+        var ppFail = 0, pipeFail = 0, cFail = 0, swiftFail = 0
         var ppCPU = (host: CPUCount.zero, child: CPUCount?.some(.zero))
-        var cCPU = ppCPU, swiftCPU = ppCPU
+        var pipeCPU = ppCPU, cCPU = ppCPU, swiftCPU = ppCPU
         let perBlock = max(1, config.calls / config.blocks)
         for _ in 0..<config.blocks {
             ppFail += Self.timeBlock(perBlock, into: &ppUs, cpu: &ppCPU, child: pp.pid) { pp.roundTrip() }
+            pipeFail += Self.timeBlock(perBlock, into: &pipeUs, cpu: &pipeCPU, child: pipes.pid) { pipes.roundTrip() }
             cFail += Self.timeBlock(perBlock, into: &cUs, cpu: &cCPU, child: cPID, async: cCall)
             swiftFail += Self.timeBlock(perBlock, into: &swiftUs, cpu: &swiftCPU, child: swiftPID, async: swiftCall)
         }
         pp.stop()
+        pipes.stop()
         let calls = perBlock * config.blocks + config.warmup + 1
         usleep(200_000)
         for (pid, label) in [(cPID, "C worker"), (swiftPID, "Swift worker")] {
@@ -182,6 +188,8 @@ struct WorkerBench {
         return Result(
             pingPong: Latency(name: "raw socketpair ping-pong", detail: "C child via posix_spawn; one send + one read per side, frames of the C call's sizes",
                               samples: Samples(ppUs), failures: ppFail, host: ppCPU.host, child: ppCPU.child),
+            pipePingPong: Latency(name: "raw pipe ping-pong", detail: "the same over two pipes, laid out like a worker's channel (one write + one read per side)",
+                                  samples: Samples(pipeUs), failures: pipeFail, host: pipeCPU.host, child: pipeCPU.child),
             workers: [
                 Latency(name: "worker fixture.echo", detail: "C skill (echo_c.c) in its worker, via SkillHost.invoke", samples: Samples(cUs), failures: cFail,
                         host: cCPU.host, child: cCPU.child),
@@ -210,9 +218,9 @@ struct WorkerBench {
         var cpu = (host: CPUCount.zero, child: CPUCount?.some(.zero))
         var failures = 0
         switch kind {
-        case "pingpong":
+        case "pingpong", "pingpong-pipes":
             let peer = PingPong.build(into: tools, workspace: workspace)
-            let pp = PingPong.Peer(executable: peer, requestBytes: 270, replyBytes: 93)
+            let pp = PingPong.Peer(executable: peer, requestBytes: 270, replyBytes: 93, transport: kind == "pingpong" ? .socketpair : .pipes)
             for _ in 0..<config.warmup where !pp.roundTrip() { fail("the ping-pong peer stopped answering") }
             failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pp.pid) { pp.roundTrip() }
             pp.stop()
@@ -232,7 +240,7 @@ struct WorkerBench {
             failures = Self.timeBlock(config.calls, into: &samples, cpu: &cpu, child: pid, async: call)
             host.shutdown()
         default:
-            fail("loop KIND: c, swift, pingpong, or c|swift-trusted[-quiet] (in-process, audit log off)")
+            fail("loop KIND: c, swift, pingpong, pingpong-pipes, or c|swift-trusted[-quiet] (in-process, audit log off)")
         }
         return Latency(name: "loop \(kind)", detail: "", samples: Samples(samples), failures: failures, host: cpu.host, child: cpu.child)
     }

@@ -1,7 +1,7 @@
 // skillhost-bench — `make bench`.
 //
 //   skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [recognition] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]
-//   skillhost-bench loop c|swift|pingpong|c-trusted|swift-trusted|c-trusted-quiet|swift-trusted-quiet [--worker-calls N] [--warmup N]
+//   skillhost-bench loop c|swift|pingpong|pingpong-pipes|c-trusted|swift-trusted|c-trusted-quiet|swift-trusted-quiet [--worker-calls N] [--warmup N]
 //       one kind of call of (c) or (b) alone (-quiet: audit log off), printing p50/p99 and CPU per call: for strace -f -c, perf record
 //       and valgrind --tool=callgrind --trace-children=yes (then the worker's CPU is not counted).
 //
@@ -28,7 +28,7 @@ import Glibc
 // MARK: - Arguments
 
 let usage = "usage: skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [recognition] [sandbox] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
-    + "       skillhost-bench loop c|swift|pingpong|c-trusted|swift-trusted|c-trusted-quiet|swift-trusted-quiet [--worker-calls N] [--warmup N]   (one kind of call alone, for profilers)"
+    + "       skillhost-bench loop c|swift|pingpong|pingpong-pipes|c-trusted|swift-trusted|c-trusted-quiet|swift-trusted-quiet [--worker-calls N] [--warmup N]   (one kind of call alone, for profilers)"
 var loopKind: String?
 var sections: Set<String> = []
 var scanConfig = ScanBench.Config()

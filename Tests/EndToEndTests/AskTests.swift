@@ -373,7 +373,7 @@ final class AskTests: EndToEndTestCase {
         XCTAssertEqual(j["same"] as? Bool, false)
 
         let list = skillhost(["traces", "--json"])
-        let rows = try list.jsonArray()
+        let rows = try list.listed("traces")
         XCTAssertEqual(rows.count, 1, "replays write no traces of their own: \(rows)")
         XCTAssertEqual(rows.first?["text"] as? String, "run alpha for today")
     }

@@ -115,7 +115,7 @@ final class BundledSkillTests: EndToEndTestCase {
 
         let health = skillhost("health", "--json")
         XCTAssertEqual(health.exitCode, 1, "a skill that is not ok makes health exit 1: \(health.summary)")
-        let entries = try health.jsonArray()
+        let entries = try health.listed("skills")
         let reminders = try XCTUnwrap(entries.first("id", "dev.skillhost.reminders"), health.summary)
         XCTAssertEqual(reminders["health"] as? String, "unavailable", health.summary)
         XCTAssertFalse((reminders["message"] as? String ?? "").isEmpty, health.summary)
@@ -146,7 +146,7 @@ final class BundledSkillTests: EndToEndTestCase {
         // So must the probe.
         let health = skillhost("health", "--json", "--config", config)
         XCTAssertEqual(health.exitCode, 1, health.summary)
-        XCTAssertEqual(try health.jsonArray().first("id", "dev.skillhost.reminders")?["health"] as? String, "unavailable", health.summary)
+        XCTAssertEqual(try health.listed("skills").first("id", "dev.skillhost.reminders")?["health"] as? String, "unavailable", health.summary)
     }
 
     // MARK: - Calendar

@@ -75,7 +75,8 @@ final class CommandLineTests: EndToEndTestCase {
         let v = try version()
         for args in [["list", "--json"], ["list", "--all", "--json"], ["doctor", "--json"], ["describe", "fixture.echo", "--json"],
                      ["invoke", "no.such", "--json"], ["new", "v-skill", "--lang", "c", "--dir", work, "--json", "--sdk", E2E.packageRoot],
-                     ["unblock", "test.fixture.echo", "--json"], ["version", "--json"], ["--version", "--json"]] {
+                     ["unblock", "test.fixture.echo", "--json"], ["version", "--json"], ["--version", "--json"],
+                     ["health", "--json"], ["traces", "--json"]] {
             let r = skillhost(args)
             XCTAssertEqual(try r.jsonObject()["version"] as? String, v, "\(args): \(r.summary)")
         }

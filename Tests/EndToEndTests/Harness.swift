@@ -59,11 +59,13 @@ struct CommandResult {
         return skills
     }
 
-    func jsonArray(file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
-        let j = try json(file: file, line: line)
-        guard let a = j as? [[String: Any]] else {
-            XCTFail("expected a JSON array of objects on stdout: \(summary)", file: file, line: line)
-            throw HarnessError("not an array of objects")
+    /// The `member` array of a `--json` document that lists things (`health --json`: "skills",
+    /// `traces --json`: "traces"), checked for its shape: {"version","MEMBER":[{…}…]}.
+    func listed(_ member: String, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        let o = try jsonObject(file: file, line: line)
+        guard o["version"] is String, let a = o[member] as? [[String: Any]] else {
+            XCTFail("expected {\"version\",\"\(member)\":[…]} on stdout: \(summary)", file: file, line: line)
+            throw HarnessError("bad \(member) document")
         }
         return a
     }

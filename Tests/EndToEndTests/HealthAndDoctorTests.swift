@@ -8,7 +8,7 @@ final class HealthAndDoctorTests: EndToEndTestCase {
         try addSkill("libUnitsSkill.so")
         let r = skillhost("health", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        let entries = try r.jsonArray()
+        let entries = try r.listed("skills")
         XCTAssertEqual(entries.compactMap { $0["id"] as? String }.sorted(), ["dev.skillhost.units", "test.fixture.echo"], r.summary)
         for e in entries {
             XCTAssertEqual(e["health"] as? String, "ok", "\(e)")
@@ -21,7 +21,7 @@ final class HealthAndDoctorTests: EndToEndTestCase {
         try addSkill("libUnitsSkill.so")
         let health = skillhost("health", "--json")
         XCTAssertEqual(health.exitCode, 0, health.summary)
-        let probed = try health.jsonArray()
+        let probed = try health.listed("skills")
         let unitsMessage = try XCTUnwrap(probed.first("id", "dev.skillhost.units")?["message"] as? String, health.summary)
 
         let list = skillhost("list", "--json")
@@ -38,7 +38,7 @@ final class HealthAndDoctorTests: EndToEndTestCase {
     func testHealthWithNoSkillsPrintsAnEmptyArrayAndExitsZero() throws {
         let r = skillhost("health", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        XCTAssertEqual(try r.jsonArray().count, 0)
+        XCTAssertEqual(try r.listed("skills").count, 0)
     }
 
     func testHealthIgnoresRefusedFilesAndProbesTheRest() throws {
@@ -47,7 +47,7 @@ final class HealthAndDoctorTests: EndToEndTestCase {
         try addSkill("aarch64.so")
         let r = skillhost("health", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        XCTAssertEqual(try r.jsonArray().compactMap { $0["id"] as? String }, ["test.fixture.echo"])
+        XCTAssertEqual(try r.listed("skills").compactMap { $0["id"] as? String }, ["test.fixture.echo"])
     }
 
     func testDoctorOnAHealthyFolderExitsZeroWithNoProblems() throws {

@@ -65,6 +65,12 @@ final class IsolationTests: EndToEndTestCase {
                         messageContains: ["broke the host protocol", "4294967295"])
     }
 
+    func testClosingTheChannelIsCrashedNamingTheDescriptor() throws {
+        let e = try assertFault("close_channel.so", id: "test.fixture.closechannel", intent: "fixture.closechannel", kind: "crashed", exit: 14,
+                                messageContains: ["lost its channel to the host during fixture.closechannel", "closed file descriptor 3"])
+        XCTAssertTrue((e["hint"] as? String ?? "").contains("must not close file descriptors 3 and 4"), "\(e)")
+    }
+
     // MARK: - Hangs
 
     func testEndlessLoopIsTimeoutAndTheWorkerIsKilled() throws {
@@ -186,7 +192,7 @@ final class IsolationTests: EndToEndTestCase {
         try addSkill("libUnitsSkill.so")
         let r = skillhost("health", "--json")
         XCTAssertEqual(r.exitCode, 0, r.summary)
-        let entries = try r.jsonArray()
+        let entries = try r.listed("skills")
         XCTAssertEqual(entries.first("id", "dev.skillhost.units")?["message"] as? String, "19 units", r.summary)
         XCTAssertEqual(entries.first("id", "test.fixture.segv")?["health"] as? String, "ok", "it loads fine; only its invoke crashes")
     }

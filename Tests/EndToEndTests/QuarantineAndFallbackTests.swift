@@ -43,7 +43,7 @@ final class QuarantineAndFallbackTests: EndToEndTestCase {
         // health: not probed, still quarantined; doctor: a problem with the fix.
         let h = skillhost("health", "--json")
         XCTAssertEqual(h.exitCode, 1, h.summary)
-        XCTAssertEqual(try h.jsonArray().first("id", "test.fixture.segv")?["health"] as? String, "quarantined", h.summary)
+        XCTAssertEqual(try h.listed("skills").first("id", "test.fixture.segv")?["health"] as? String, "quarantined", h.summary)
         let doctor = skillhost("doctor")
         XCTAssertEqual(doctor.exitCode, 1, doctor.summary)
         XCTAssertTrue(doctor.stdout.contains("test.fixture.segv is quarantined") && doctor.stdout.contains("skillhost unblock test.fixture.segv"), doctor.summary)

@@ -3,7 +3,9 @@ import Glibc
 
 /// The agent engine: perception (an `AgentRequest`) → decision (recognition, then a plan) → execution
 /// (the plan's steps through the invoker, independent ones in parallel) → synthesis (one answer), with
-/// its phase published as an `AsyncStream` and a trace written for every request.
+/// its phase published as an `AsyncStream` and a trace written for every request. What the skills'
+/// schemas mark secret never leaves the engine in clear text (`TraceRedaction`): not in the phases,
+/// the response, nor the trace.
 ///
 /// Skills never share mutable state: each step gets its own input, built before it starts (or from
 /// the finished results it depends on, see `Feed`), and a snapshot of the request's context
@@ -82,6 +84,11 @@ public final class AgentEngine: Sendable {
 
         phases.emit(.planning)
         let plan = Planner.plan(recognition, catalog: catalog, rules: settings.chains)
+        // What the schemas mark secret is known from here on: the phases published while the steps run
+        // never show it, and the response (so the trace and every surface) holds it only as "[redacted]".
+        let redaction = TraceRedaction(catalog: catalog, texts: phases.secrets)
+        for r in recognition.intents { _ = redaction.secretFields(r.intent, r.parameters) }
+        for s in plan.steps { _ = redaction.secretFields(s.intent, s.input) }
         let ids = Set(plan.steps.map(\.skillID))
         let hashes = host.fileHashes(of: ids)
         var builds: [String: (version: String, sha256: String?)] = [:]
@@ -94,7 +101,8 @@ public final class AgentEngine: Sendable {
         }
         let records = await Executor(host: host, request: request, phases: phases, maxParallel: settings.maxParallel,
                                      timeoutMs: settings.stepTimeoutMs, builds: builds, notRerun: notRerun,
-                                     store: AgentContextStore(request: request), cancellation: cancellation, confirm: confirm).run(plan)
+                                     store: AgentContextStore(request: request), cancellation: cancellation, confirm: confirm,
+                                     redaction: redaction).run(plan)
 
         phases.emit(.collecting)
         phases.emit(.synthesizing)
@@ -108,9 +116,9 @@ public final class AgentEngine: Sendable {
         case .cancelled: phases.emit(.failed(reason: "cancelled"))
         case .failed: phases.emit(.failed(reason: records.compactMap(\.error?.message).first ?? "every step failed"))
         }
-        var response = AgentResponse(request: request, recognition: recognition, plan: plan, steps: records, answer: answer,
-                                     status: status.rawValue, phases: phases.events, startedAt: startedAt,
-                                     durationMs: phases.elapsedMs, traceID: nil, tracePath: nil)
+        var response = redaction.redact(AgentResponse(request: request, recognition: recognition, plan: plan, steps: records, answer: answer,
+                                                      status: status.rawValue, phases: phases.events, startedAt: startedAt,
+                                                      durationMs: phases.elapsedMs, traceID: nil, tracePath: nil))
         if let traces {
             switch traces.write(response, keep: settings.keepTraces) {
             case .success(let (id, path)): (response.traceID, response.tracePath) = (id, path)

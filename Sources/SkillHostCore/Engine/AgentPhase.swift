@@ -84,9 +84,12 @@ public struct PhaseEvent: Sendable {
 
 /// Publishes one request's phases as an `AsyncStream` every surface can observe, and keeps them for the
 /// trace. Enforces the order: a phase of lower rank than the last one, or anything after
-/// finished/failed, is dropped. Thread-safe: steps report from any thread.
+/// finished/failed, is dropped. Texts from skills in a phase (progress, a failure's reason) are
+/// published with the request's known secrets cut out (`secrets`). Thread-safe: steps report from any thread.
 final class PhaseChannel: Sendable {
     let stream: AsyncStream<PhaseEvent>
+    /// The request's secret texts, learned as its steps are planned and run (`TraceRedaction`).
+    let secrets = SecretTexts()
     private let continuation: AsyncStream<PhaseEvent>.Continuation
     private let state = Mutex<(rank: Int, done: Bool, events: [PhaseEvent])>((0, false, []))
     private let started: UInt64
@@ -99,7 +102,8 @@ final class PhaseChannel: Sendable {
     /// Milliseconds since this request started.
     var elapsedMs: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 }
 
-    func emit(_ phase: AgentPhase) {
+    func emit(_ raw: AgentPhase) {
+        let phase = secrets.scrub(raw)
         let event = state.withLock { s -> PhaseEvent? in
             guard !s.done, phase.rank >= s.rank else { return nil }
             s.rank = phase.rank

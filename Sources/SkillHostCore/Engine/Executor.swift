@@ -22,6 +22,10 @@ struct Executor {
     let cancellation: Cancellation?
     /// Asks the person to confirm a destructive step the policy will not run unconfirmed (see `AgentEngine.start`).
     let confirm: (@Sendable (String, String) -> Bool)?
+    /// Learns the secrets of each step's input (fed values included) and output as they appear, so the
+    /// phases published while the request runs never show them; in a replay, finds the steps that need a
+    /// secret the trace does not keep.
+    let redaction: TraceRedaction
 
     func run(_ plan: AgentPlan) async -> [StepRecord] {
         var done: [Int: StepRecord] = [:]
@@ -87,6 +91,10 @@ struct Executor {
         for id in step.dependsOn where done[id]?.status != .ok {
             return .failure(StepSkip("step \(id) did not succeed"))
         }
+        let secret = redaction.secretFields(step.intent, input)
+        if request.source == .replay, !secret.isEmpty || Self.mentions(SecretScope.marker, in: .object(input)) {
+            return .failure(StepSkip(StepRecord.notRerunSecret(secret)))
+        }
         if notRerun.contains(step.intent) { return .failure(StepSkip(StepRecord.notRerun)) }
         return .success(input)
     }
@@ -125,6 +133,7 @@ struct Executor {
         let end = phases.elapsedMs
         switch outcome {
         case .success(let s):
+            _ = redaction.output(intent, s.result)  // learns its secrets
             return StepRecord(step: step, input: input, status: .ok, result: s.result, message: s.message, skillID: s.skillID,
                               skillVersion: s.skillVersion, sha256: builds[s.skillID]?.sha256, startMs: start, endMs: end,
                               progress: progress.withLock { $0 }, fallback: s.fallback.map(\.skill))
@@ -141,4 +150,16 @@ struct StepSkip: Error {
     /// What to ask the person, when the step waits for them (an item several match).
     let question: String?
     init(_ reason: String, question: String? = nil) { (self.reason, self.question) = (reason, question) }
+}
+
+extension Executor {
+    /// Whether some string or member name inside `value` contains `text`.
+    static func mentions(_ text: String, in value: JSON) -> Bool {
+        switch value {
+        case .string(let s): return s.contains(text)
+        case .array(let a): return a.contains { mentions(text, in: $0) }
+        case .object(let o): return o.contains { $0.key.contains(text) || mentions(text, in: $0.value) }
+        default: return false
+        }
+    }
 }

@@ -25,7 +25,20 @@ public struct StepRecord: Sendable {
     public var question: String? = nil
 
     /// The reason of a step a replay did not run because its intent changes something.
-    public static let notRerun = "not re-run in a replay: the intent changes something (replay --include-writes runs it)"
+    public static let notRerun = notRerunPrefix + "the intent changes something (replay --include-writes runs it)"
+
+    /// The reason of a step a replay did not run because its input needs a secret (at `fields`, or a
+    /// value the trace holds only as "[redacted]"): traces keep no secrets, so the replay does not have
+    /// it, and it never sends the marker in its place (not even with --include-writes).
+    public static func notRerunSecret(_ fields: [String]) -> String {
+        let named = fields.isEmpty ? "a value the trace keeps only as \(SecretScope.marker)"
+            : fields.map { $0.isEmpty ? "the whole input" : "\"\($0)\"" }.joined(separator: ", ")
+        return notRerunPrefix + "its input needs a secret (\(named)) and traces keep none; run the request again with `skillhost ask` to call it"
+    }
+
+    /// How every reason a replay gives for not running a step begins (`TraceDiff` compares such a step
+    /// by its plan only).
+    public static let notRerunPrefix = "not re-run in a replay: "
 
     public var json: JSON {
         var o = JSONObject([("id", .int(Int64(step.id))), ("intent", .string(step.intent)), ("skill", .string(skillID)),

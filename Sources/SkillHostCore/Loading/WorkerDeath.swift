@@ -10,7 +10,7 @@ enum WorkerStopCause: Sendable, Equatable {
     case shutdown
     /// A call of `intent` was cancelled and the skill did not stop within the grace period.
     case cancelled(intent: String)
-    /// The worker closed its end of the channel but did not exit (skill code closed fd 3).
+    /// The worker closed its end of the channel but did not exit (skill code closed fd 3 or 4).
     case channelClosed
 }
 
@@ -62,13 +62,13 @@ struct WorkerDeath: Sendable {
         switch cause {
         case .protocolError(let detail)?:
             return SkillError(.internal, "skill \(id)'s worker broke the host protocol\(during): \(detail)",
-                              hint: "skill code must not read or write file descriptor 3 (the worker's channel to the host); \(vendorHint)", skillID: id)
+                              hint: "skill code must not read or write file descriptors 3 and 4 (the worker's channel to the host); \(vendorHint)", skillID: id)
         case .deadline(let other)?:
             return SkillError(.crashed, "skill \(id)'s worker was stopped\(during) because another call (of \(other)) overran its deadline",
                               hint: "calls in flight in one worker end together; retry", skillID: id)
         case .channelClosed?:
             return SkillError(.crashed, "skill \(id)'s worker closed its channel to the host\(during) and was stopped\(wrote)",
-                              hint: "skill code must not close file descriptor 3 (the worker's channel to the host); \(vendorHint)", skillID: id)
+                              hint: "skill code must not close file descriptors 3 and 4 (the worker's channel to the host); \(vendorHint)", skillID: id)
         case .shutdown?:
             return SkillError(.unavailable, "skill \(id)'s worker was stopped\(during) because the host is shutting down", skillID: id)
         case .cancelled(let other)?:
@@ -107,9 +107,10 @@ struct WorkerDeath: Sendable {
             return e
         }
         // skillhost-worker's WorkerExit.channelTakenAway, with the line it writes before it exits.
-        if signal == nil && exitCode == 6 && lastLines.contains(where: { $0.hasPrefix("skillhost-worker: file descriptor 3") }) {
-            return SkillError(.crashed, "skill \(id)'s worker lost its channel to the host\(during): skill code closed file descriptor 3",
-                              hint: "skill code must not close file descriptor 3 (the worker's channel to the host); \(vendorHint)", skillID: id)
+        if signal == nil && exitCode == 6, let line = lastLines.first(where: { $0.hasPrefix("skillhost-worker: file descriptor ") }) {
+            let fd = line.dropFirst("skillhost-worker: file descriptor ".count).prefix(while: \.isNumber)
+            return SkillError(.crashed, "skill \(id)'s worker lost its channel to the host\(during): skill code closed file descriptor \(fd)",
+                              hint: "skill code must not close file descriptors 3 and 4 (the worker's channel to the host); \(vendorHint)", skillID: id)
         }
         let mid = intent.map { " in the middle of a call of \($0)" } ?? ""
         return SkillError(.crashed, "skill \(id)'s worker process \(how)\(mid) (the skill ended the process, e.g. with exit())\(wrote)",

@@ -23,7 +23,7 @@ extension WorkerProcess {
         var fds = [pollfd](repeating: pollfd(), count: 3)  // filled each round, allocated once
         reading: while channelOpen {
             inline.drain()  // a call resumed inline by the frames just read
-            fds[0] = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            fds[0] = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: exited ? -1 : wake.read, events: Int16(POLLIN), revents: 0)
             let r = poll(&fds, 3, exited ? 0 : -1)
@@ -38,7 +38,7 @@ extension WorkerProcess {
             if fds[0].revents != 0 || exited {
                 // Read everything there is: after the exit, frames the worker sent before it died.
                 while true {
-                    let n = chunk.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
+                    let n = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress, $0.count) }
                     if n < 0 && errno == EINTR { continue }
                     if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
                     if n <= 0 { channelOpen = false; break }
@@ -116,8 +116,9 @@ extension WorkerProcess {
         }
         sendLock.withLock { s in
             s.closed = true
-            close(socket)
+            close(requests)
         }
+        close(replies)
         close(outputFD)
         close(wake.read)
         close(wake.write)

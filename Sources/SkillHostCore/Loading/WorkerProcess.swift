@@ -6,12 +6,13 @@ import SkillLoading
 import SkillWire
 import Synchronization
 
-/// One running `skillhost-worker serve` process for one skill, and the host's side of its channel (a
-/// socketpair; the worker has its end as fd 3, and its stdout and stderr go to one pipe read here).
-/// The worker gets the skill file as fd 4, opened and checked by the host at start (`SkillLoading`).
+/// One running `skillhost-worker serve` process for one skill, and the host's side of its channel: two
+/// pipes, requests to the worker's fd 4 and replies from its fd 3 (see `WireProtocol.workerSendFD` for
+/// why pipes); its stdout and stderr go to one more pipe read here. The worker gets the skill file as
+/// fd 5, opened and checked by the host at start (`SkillLoading`).
 ///
 /// Threads (its own POSIX threads, never Dispatch's pool, because they block):
-///   reader   polls the channel and the output pipe; routes answers to waiters by id, progress to the
+///   reader   polls the reply pipe and the output pipe; routes answers to waiters by id, progress to the
 ///            caller, logs to the skill log, output to `WorkerOutput`. When the channel ends (or breaks)
 ///            it finalizes: waits for the exit, fails every pending waiter with the cause, closes the
 ///            descriptors, and tells the owner (`onEnd`).
@@ -48,7 +49,10 @@ final class WorkerProcess: Sendable {
     let settings: WorkerSettings
     let pid: pid_t
     let output: WorkerOutput
-    let socket: Int32
+    /// The write end of the request pipe (blocking; written under `sendLock` only).
+    let requests: Int32
+    /// The read end of the reply pipe (non-blocking; read by the reader thread only).
+    let replies: Int32
     let outputFD: Int32
     /// The watcher writes a byte here when the process has ended, to wake the reader's poll.
     let wake: (read: Int32, write: Int32)
@@ -67,13 +71,14 @@ final class WorkerProcess: Sendable {
     /// The reader thread's stack: a main thread's, because a call resumed inline runs its caller's code there.
     static let readerStackSize = 8 << 20
 
-    private init(skill: RegisteredSkill, settings: WorkerSettings, pid: pid_t, socket: Int32, outputFD: Int32,
+    private init(skill: RegisteredSkill, settings: WorkerSettings, pid: pid_t, requests: Int32, replies: Int32, outputFD: Int32,
                  wake: (Int32, Int32), events: WorkerEvents, onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) {
         self.skill = skill
         self.events = events
         self.settings = settings
         self.pid = pid
-        self.socket = socket
+        self.requests = requests
+        self.replies = replies
         self.outputFD = outputFD
         self.wake = wake
         self.onEnd = onEnd
@@ -89,22 +94,24 @@ final class WorkerProcess: Sendable {
             .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(what): \(String(cString: strerror(errno)))", skillID: skill.id))
         }
         if let why = sandbox?.prepare() { return .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(why)", skillID: skill.id)) }
-        // The worker loads the descriptor opened and checked here (its fd 4), never the path.
+        // The worker loads the descriptor opened and checked here (its fd 5), never the path.
         let file: CheckedSkillFile
         switch skill.openChecked() {
         case .failure(let e): return .failure(e)
         case .success(let f): file = f
         }
-        guard let pair = Descriptors.socketPair() else { return failure("socketpair") }
-        guard let out = Descriptors.pipe() else {
-            close(pair.0); close(pair.1)
-            return failure("pipe")
+        var pipes: [(read: Int32, write: Int32)] = []  // requests, replies, output, wake
+        for _ in 0..<4 {
+            guard let p = Descriptors.pipe() else {
+                let code = errno
+                for p in pipes { close(p.read); close(p.write) }
+                errno = code
+                return failure("pipe")
+            }
+            pipes.append(p)
         }
-        guard let wake = Descriptors.pipe() else {
-            for fd in [pair.0, pair.1, out.read, out.write] { close(fd) }
-            return failure("pipe")
-        }
-        var args = ["serve", skill.file.path, "--id", skill.id, "--fd", "4", "--identity", file.identity.text]
+        let (request, reply, out, wake) = (pipes[0], pipes[1], pipes[2], pipes[3])
+        var args = ["serve", skill.file.path, "--id", skill.id, "--fd", String(WireProtocol.workerSkillFD), "--identity", file.identity.text]
         if settings.memoryLimitMB > 0 { args += ["--memory-mb", String(settings.memoryLimitMB)] }
         if settings.openFiles > 0 { args += ["--open-files", String(settings.openFiles)] }
         if settings.cpuSecondsPerCall > 0 { args += ["--cpu-seconds", String(settings.cpuSecondsPerCall)] }
@@ -112,18 +119,18 @@ final class WorkerProcess: Sendable {
         args += sandbox?.arguments ?? []
         let pid: pid_t
         do {
-            pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, fd3: pair.1),
+            pid = try ChildProcess.spawn(executable: workerPath, arguments: args, layout: .worker(output: out.write, send: reply.write, receive: request.read),
                                          environment: settings.timeZone.isEmpty ? [:] : ["TZ": settings.timeZone],
                                          base: sandbox?.environment,
                                          passing: [file.fd])
         } catch {
-            for fd in [pair.0, pair.1, out.read, out.write, wake.read, wake.write] { close(fd) }
+            for p in pipes { close(p.read); close(p.write) }
             return .failure(SkillError(error.kind, "cannot start a worker process for skill \(skill.id): \(error.message)", hint: error.hint, skillID: skill.id))
         }
-        close(pair.1)
-        close(out.write)
-        for fd in [pair.0, out.read, wake.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        let w = WorkerProcess(skill: skill, settings: settings, pid: pid, socket: pair.0, outputFD: out.read, wake: wake, events: events, onEnd: onEnd)
+        for fd in [request.read, reply.write, out.write] { close(fd) }
+        for fd in [reply.read, out.read, wake.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        let w = WorkerProcess(skill: skill, settings: settings, pid: pid, requests: request.write, replies: reply.read, outputFD: out.read,
+                              wake: wake, events: events, onEnd: onEnd)
         LiveWorkers.add(w)
         guard startDetachedThread({ w.watch() }), startDetachedThread(stackSize: readerStackSize, { w.readLoop() }) else {
             // Without its threads nobody would reap it; this is as bad as it gets, but stay clean.
@@ -234,7 +241,9 @@ final class WorkerProcess: Sendable {
 
     /// Closes `frame` (started with `Line.frame`), adds the context store if it changed since the
     /// last frame that carried it, and writes it.
-    /// False if the channel is closed or the write failed (EPIPE: the worker is gone).
+    /// False if the channel is closed or the write failed (EPIPE: the worker is gone). A worker that
+    /// does not read keeps the write waiting once the pipe is full, until it reads or ends (a call's
+    /// deadline stops it), as any writer to it would.
     private func send(_ frame: consuming Line, withStore: Bool) -> Bool {
         var frame = frame
         return sendLock.withLock { s -> Bool in
@@ -247,15 +256,9 @@ final class WorkerProcess: Sendable {
             return bytes.withUnsafeBytes { buf -> Bool in
                 var off = 0
                 while off < buf.count {
-                    let n = Glibc.send(socket, buf.baseAddress! + off, buf.count - off, Int32(MSG_NOSIGNAL))
+                    let n = write(requests, buf.baseAddress! + off, buf.count - off)  // SIGPIPE is ignored (SkillHost)
                     if n > 0 { off += n; continue }
                     if n < 0 && errno == EINTR { continue }
-                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                        // The socket is non-blocking (for the reader); wait until the worker reads.
-                        var p = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
-                        _ = poll(&p, 1, 1000)
-                        continue
-                    }
                     return false
                 }
                 return true

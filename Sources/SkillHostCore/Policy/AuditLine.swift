@@ -110,13 +110,11 @@ struct AuditLine: ~Copyable {
     // MARK: - JSON values
 
     /// `value` as compact JSON (as `JSON.write` writes it), in one walk that also replaces what
-    /// `schema` marks secret (`"secret": true` or `"writeOnly": true`, at any depth: `properties`,
-    /// `additionalProperties`, `items`, every branch of `allOf` / `anyOf` / `oneOf`, whichever branch
-    /// matched) with "[redacted]" and shortens long strings (`shortened`). A schema with nothing
-    /// secret anywhere (`JSONSchema.mayRedact`) costs nothing more than the plain walk.
+    /// `schema` marks secret with "[redacted]" (the rule is `SecretScope`'s, shared with `ask` traces)
+    /// and shortens long strings (`shortened`). A schema with nothing secret anywhere
+    /// (`JSONSchema.mayRedact`) costs nothing more than the plain walk.
     mutating func json(_ value: JSON, redacting schema: JSONSchema? = nil) {
-        guard let schema, schema.mayRedact else { return plainJSON(value) }
-        json(value, under: [schema])
+        json(value, in: SecretScope(schema))
     }
 
     /// `value` with long strings shortened and nothing redacted.
@@ -148,20 +146,14 @@ struct AuditLine: ~Copyable {
         }
     }
 
-    /// `value` described by every schema in `schemas` at once (a property can be described by the
-    /// object's schema and by each branch's): redacted when any of them is secret.
-    private mutating func json(_ value: JSON, under schemas: [JSONSchema]) {
-        var all: [JSONSchema] = []
-        func gather(_ s: JSONSchema) {
-            guard s.mayRedact else { return }
-            all.append(s)
-            for b in s.allOf { gather(b) }
-            for b in s.anyOf { gather(b) }
-            for b in s.oneOf { gather(b) }
+    /// `value` in `scope`: redacted where the scope says it is secret, walked while something inside
+    /// may be, written plainly otherwise.
+    private mutating func json(_ value: JSON, in scope: SecretScope) {
+        switch scope {
+        case .plain: return plainJSON(value)
+        case .secret: return raw("\"[redacted]\"")
+        case .within: break
         }
-        schemas.forEach(gather)
-        if all.isEmpty { return plainJSON(value) }
-        if all.contains(where: \.isSecret) { return raw("\"[redacted]\"") }
         switch value {
         case .object(let o):
             byte(UInt8(ascii: "{"))
@@ -169,22 +161,15 @@ struct AuditLine: ~Copyable {
                 if k > 0 { byte(UInt8(ascii: ",")) }
                 quoted(m.key)
                 byte(UInt8(ascii: ":"))
-                var inner: [JSONSchema] = []
-                var secret = false
-                for s in all {
-                    if s.secretProperties.contains(m.key) { secret = true; break }
-                    if let p = s.properties.first(where: { $0.0 == m.key })?.1 { inner.append(p) }
-                    else if case .schema(let a) = s.additional { inner.append(a) }
-                }
-                if secret { raw("\"[redacted]\"") } else { json(m.value, under: inner) }
+                json(m.value, in: scope.member(m.key))
             }
             byte(UInt8(ascii: "}"))
         case .array(let a):
-            let inner = all.compactMap(\.items)
+            let inner = scope.elements
             byte(UInt8(ascii: "["))
             for k in a.indices {
                 if k > 0 { byte(UInt8(ascii: ",")) }
-                json(a[k], under: inner)
+                json(a[k], in: inner)
             }
             byte(UInt8(ascii: "]"))
         default: plainJSON(value)

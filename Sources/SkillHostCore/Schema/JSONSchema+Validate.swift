@@ -9,26 +9,29 @@ public struct SchemaViolation: Sendable, CustomStringConvertible {
 }
 
 extension JSONSchema {
-    /// Every violation of this schema by `value`, at most `limit` of them, in document order.
+    /// Every violation of this schema by `value`, at most `limit` of them, in document order. A
+    /// message never quotes a value the schema marks secret (`SecretScope`): it names its type only.
     public func validate(_ value: JSON, limit: Int = 8) -> [SchemaViolation] {
         var out: [SchemaViolation] = []
-        check(value, path: "", into: &out, limit: limit)
+        check(value, path: "", scope: SecretScope(self), into: &out, limit: limit)
         return out
     }
 
-    private func check(_ v: JSON, path: String, into out: inout [SchemaViolation], limit: Int) {
+    /// `scope`: where `v` sits as far as secrets go (the same for every schema that describes `v`).
+    private func check(_ v: JSON, path: String, scope: SecretScope, into out: inout [SchemaViolation], limit: Int) {
         guard out.count < limit else { return }
         func fail(_ m: String) { if out.count < limit { out.append(SchemaViolation(path: path, message: m)) } }
+        let secret = scope.isSecret
 
         if let typeBits, let types, !JSONSchema.matches(v, typeBits) {
-            fail("expected \(JSONSchema.describe(types)), found \(JSONSchema.brief(v))")
+            fail("expected \(JSONSchema.describe(types)), found \(JSONSchema.brief(v, secret: secret))")
             return
         }
         if let enumValues, !enumValues.contains(where: { JSONSchema.equal($0, v) }) {
-            fail("expected one of \(enumValues.map(\.serialized).joined(separator: ", ")), found \(JSONSchema.brief(v))")
+            fail("expected one of \(enumValues.map(\.serialized).joined(separator: ", ")), found \(JSONSchema.brief(v, secret: secret))")
         }
         if let constValue, !JSONSchema.equal(constValue, v) {
-            fail("expected \(constValue.serialized), found \(JSONSchema.brief(v))")
+            fail("expected \(constValue.serialized), found \(JSONSchema.brief(v, secret: secret))")
         }
         switch v {
         case .object(let o):
@@ -36,14 +39,14 @@ extension JSONSchema {
             for m in o {
                 let childPath = path.isEmpty ? m.key : path + "." + m.key
                 if let s = properties.first(where: { $0.0 == m.key })?.1 {
-                    s.check(m.value, path: childPath, into: &out, limit: limit)
+                    s.check(m.value, path: childPath, scope: scope.member(m.key), into: &out, limit: limit)
                 } else {
                     switch additional {
                     case .allowed: break
                     case .forbidden:
                         let known = properties.map(\.0)
                         out.append(SchemaViolation(path: childPath, message: "unknown field (expected only \(known.isEmpty ? "no fields" : known.map { "\"\($0)\"" }.joined(separator: ", ")))"))
-                    case .schema(let s): s.check(m.value, path: childPath, into: &out, limit: limit)
+                    case .schema(let s): s.check(m.value, path: childPath, scope: scope.member(m.key), into: &out, limit: limit)
                     }
                 }
             }
@@ -51,7 +54,8 @@ extension JSONSchema {
             if let minItems, a.count < minItems { fail("expected at least \(minItems) items, found \(a.count)") }
             if let maxItems, a.count > maxItems { fail("expected at most \(maxItems) items, found \(a.count)") }
             if let items {
-                for (i, e) in a.enumerated() { items.check(e, path: "\(path)[\(i)]", into: &out, limit: limit) }
+                let inner = scope.elements
+                for (i, e) in a.enumerated() { items.check(e, path: "\(path)[\(i)]", scope: inner, into: &out, limit: limit) }
             }
         case .string(let s):
             if minLength != nil || maxLength != nil {
@@ -60,24 +64,25 @@ extension JSONSchema {
                 if let maxLength, n > maxLength { fail("expected at most \(maxLength) characters, found \(n)") }
             }
             if let pattern {
-                if (try? pattern.regex.firstMatch(in: s)) == nil { fail("expected a string matching \(pattern.source), found \(JSONSchema.brief(v))") }
+                if (try? pattern.regex.firstMatch(in: s)) == nil { fail("expected a string matching \(pattern.source), found \(JSONSchema.brief(v, secret: secret))") }
             }
             if let format {
                 switch format {
-                case "date" where !JSONSchema.isDate(s): fail("expected a date YYYY-MM-DD, found \(JSONSchema.brief(v))")
-                case "date-time" where !JSONSchema.isDateTime(s): fail("expected an RFC 3339 date-time like 2026-11-30T15:00:00+01:00, found \(JSONSchema.brief(v))")
+                case "date" where !JSONSchema.isDate(s): fail("expected a date YYYY-MM-DD, found \(JSONSchema.brief(v, secret: secret))")
+                case "date-time" where !JSONSchema.isDateTime(s): fail("expected an RFC 3339 date-time like 2026-11-30T15:00:00+01:00, found \(JSONSchema.brief(v, secret: secret))")
                 default: break
                 }
             }
         case .int, .double:
             let d = v.doubleValue!
-            if let minimum, d < minimum { fail("expected a number ≥ \(JSON.format(minimum)), found \(v.serialized)") }
-            if let maximum, d > maximum { fail("expected a number ≤ \(JSON.format(maximum)), found \(v.serialized)") }
-            if let exclusiveMinimum, d <= exclusiveMinimum { fail("expected a number > \(JSON.format(exclusiveMinimum)), found \(v.serialized)") }
-            if let exclusiveMaximum, d >= exclusiveMaximum { fail("expected a number < \(JSON.format(exclusiveMaximum)), found \(v.serialized)") }
+            func shown() -> String { JSONSchema.brief(v, secret: secret) }  // only for a failure
+            if let minimum, d < minimum { fail("expected a number ≥ \(JSON.format(minimum)), found \(shown())") }
+            if let maximum, d > maximum { fail("expected a number ≤ \(JSON.format(maximum)), found \(shown())") }
+            if let exclusiveMinimum, d <= exclusiveMinimum { fail("expected a number > \(JSON.format(exclusiveMinimum)), found \(shown())") }
+            if let exclusiveMaximum, d >= exclusiveMaximum { fail("expected a number < \(JSON.format(exclusiveMaximum)), found \(shown())") }
         default: break
         }
-        for s in allOf { s.check(v, path: path, into: &out, limit: limit) }
+        for s in allOf { s.check(v, path: path, scope: scope, into: &out, limit: limit) }
         if !anyOf.isEmpty, !anyOf.contains(where: { $0.validate(v, limit: 1).isEmpty }) {
             fail("does not match any of the \(anyOf.count) allowed shapes")
         }
@@ -126,8 +131,12 @@ extension JSONSchema {
         return names.joined(separator: " or ")
     }
 
-    /// The value as shown in a message: short values in full, long ones cut.
-    static func brief(_ v: JSON) -> String {
+    /// The value as shown in a message: short values in full, long ones cut; a `secret` one by its
+    /// type only ("a secret string (not shown)").
+    static func brief(_ v: JSON, secret: Bool = false) -> String {
+        if secret, case .string = v { return "a secret string (not shown)" }
+        if secret, v.doubleValue != nil { return "a secret number (not shown)" }
+        if secret, case .bool = v { return "a secret boolean (not shown)" }
         switch v {
         case .object: return "an object"
         case .array(let a): return "an array of \(a.count)"

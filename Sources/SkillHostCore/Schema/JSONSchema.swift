@@ -5,8 +5,9 @@ import FoundationEssentials
 /// `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`, `minItems`,
 /// `maxItems`, `pattern`, `format` ("date", "date-time"), `anyOf`, `oneOf`, `allOf`.
 /// Annotations (`description`, `title`, `default`, `examples`, `$schema`, `$id`, `readOnly`,
-/// `writeOnly`, `deprecated`, `secret`) are accepted and ignored by validation; a property marked
-/// `"secret": true` or `"writeOnly": true` is redacted wherever the host records an input (`AuditLine.json`). Any other keyword (for example
+/// `writeOnly`, `deprecated`, `secret`) are accepted and ignored by validation; a value a schema marks
+/// `"secret": true` or `"writeOnly": true` is redacted wherever the host records or shows an input —
+/// the audit log, `ask` traces and responses, validation messages (`SecretScope` is the rule). Any other keyword (for example
 /// `$ref`) makes the schema invalid: the host refuses to pretend it checks what it does not.
 ///
 /// Immutable: compile once per intent, validate from any thread. (`@unchecked` only because the
@@ -26,15 +27,15 @@ public final class JSONSchema: @unchecked Sendable {
     let pattern: (source: String, regex: Regex<AnyRegexOutput>)?
     let format: String?
     let anyOf: [JSONSchema], oneOf: [JSONSchema], allOf: [JSONSchema]
-    /// Properties marked `"secret": true` or `"writeOnly": true` (redacted in the audit log; not yet in
-    /// `ask` traces, which record each step's input as it was).
+    /// The names of the properties whose own schema `isSecret` (derived from them, so the two cannot
+    /// disagree; see `SecretScope`).
     public let secretProperties: Set<String>
     /// This schema itself is marked `"secret": true` or `"writeOnly": true`: any value it describes is
     /// redacted, wherever it sits (a property, an `items`, an `additionalProperties`, a branch of
     /// `allOf` / `anyOf` / `oneOf`).
     let isSecret: Bool
     /// Whether anything this schema describes can be redacted (itself or any schema inside it is
-    /// secret): when not, the audit line writes the value as it is (`AuditLine.json`).
+    /// secret): when not, a value it describes is written as it is (`SecretScope.plain`).
     let mayRedact: Bool
 
     enum Additional: Sendable { case allowed, forbidden, schema(JSONSchema) }
@@ -147,15 +148,11 @@ public final class JSONSchema: @unchecked Sendable {
         }
         anyOf = try list("anyOf", kw.anyOf); oneOf = try list("oneOf", kw.oneOf); allOf = try list("allOf", kw.allOf)
         isSecret = kw.secret?.boolValue == true || kw.writeOnly?.boolValue == true
-        let declared = kw.properties
-        secretProperties = props.isEmpty ? [] : Set(props.compactMap { name, _ in
-            let p = declared?[name]
-            return p?["secret"]?.boolValue == true || p?["writeOnly"]?.boolValue == true ? name : nil
-        })
+        secretProperties = Set(props.lazy.filter { $0.1.isSecret }.map(\.0))
         var inner = properties.map(\.1) + anyOf + oneOf + allOf
         if let items { inner.append(items) }
         if case .schema(let a) = additional { inner.append(a) }
-        mayRedact = isSecret || !secretProperties.isEmpty || inner.contains { $0.mayRedact }
+        mayRedact = isSecret || inner.contains { $0.mayRedact }
     }
 
     /// A schema object's keyword values, gathered in one pass over its members (compiling reads each

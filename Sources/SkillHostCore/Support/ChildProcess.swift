@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SkillSandboxC
+import SkillWire
 
 /// A child process started with `posix_spawn` (never a bare `fork` in this multi-threaded host).
 ///
@@ -23,26 +24,46 @@ final class ChildProcess {
     enum Layout {
         /// stdout → /dev/null, stderr → `stderr`, fd 3 → `fd3`; same process group as the host.
         case scan(stderr: Int32, fd3: Int32)
-        /// stdout and stderr → `output`, fd 3 → `fd3`; a process group of its own (led by the child),
+        /// stdout and stderr → `output`, fd 3 → `send` (the write end of the host's reply pipe), fd 4 →
+        /// `receive` (the read end of the request pipe); a process group of its own (led by the child),
         /// so that the child and anything it forks can be signalled together.
-        case worker(output: Int32, fd3: Int32)
+        case worker(output: Int32, send: Int32, receive: Int32)
+
+        /// The child's first descriptor after the layout's own: where the passed files start.
+        var firstPassedFD: Int32 {
+            switch self {
+            case .scan: 4
+            case .worker: WireProtocol.workerSkillFD
+            }
+        }
     }
 
     /// Starts `executable` with `arguments` (argv[0] is the executable path) and returns its pid.
     /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child, and `passing`
-    /// as its fds 4, 5, … in order (checked skill files; the caller keeps and closes its own copies).
+    /// as the fds from `layout.firstPassedFD` on, in order (checked skill files; the caller keeps and
+    /// closes its own copies).
     /// Every other descriptor is closed in the child, close-on-exec or not.
     /// `base`: the child's environment before `extra` (a sandboxed worker's or a scan process's short
     /// list, see `WorkerSandbox`); nil means the host's own. SWIFT_BACKTRACE=enable=no is always set.
     static func spawn(executable: String, arguments: [String], layout: Layout, environment extra: [String: String] = [:],
                       base: [String: String]? = nil, passing: [Int32] = []) throws(SkillError) -> pid_t {
-        // The passed descriptors are first copied above fd 4 + n, so that no dup2 below overwrites
-        // a descriptor another one still has to copy from.
-        let firstFree = Int32(4 + passing.count)
-        let sources = passing.map { fcntl($0, F_DUPFD_CLOEXEC, firstFree) }
-        defer { for fd in sources where fd >= 0 { close(fd) } }
-        if sources.contains(where: { $0 < 0 }) {
-            throw SkillError(.internal, "cannot hand skill files to \(executable): \(String(cString: strerror(errno)))")
+        // Every descriptor the child gets (the layout's and the passed files) is first copied above the
+        // child's last one, so that no dup2 below overwrites a descriptor another one still has to
+        // copy from, and none is dup'ed onto its own number (which would keep it close-on-exec).
+        let firstPassed = layout.firstPassedFD
+        let firstFree = firstPassed + Int32(passing.count)
+        var targets: [(from: Int32, to: Int32)] = []
+        switch layout {
+        case .scan(let err, let fd3):
+            targets = [(err, 2), (fd3, 3)]
+        case .worker(let output, let send, let receive):
+            targets = [(output, 1), (output, 2), (send, WireProtocol.workerSendFD), (receive, WireProtocol.workerReceiveFD)]
+        }
+        targets += passing.enumerated().map { ($0.element, firstPassed + Int32($0.offset)) }
+        let copies = targets.map { fcntl($0.from, F_DUPFD_CLOEXEC, firstFree) }
+        defer { for fd in copies where fd >= 0 { close(fd) } }
+        if copies.contains(where: { $0 < 0 }) {
+            throw SkillError(.internal, "cannot hand descriptors to \(executable): \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -53,18 +74,13 @@ final class ChildProcess {
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
         switch layout {
-        case .scan(let err, let fd3):
+        case .scan:
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_adddup2(&actions, err, 2)
-            posix_spawn_file_actions_adddup2(&actions, fd3, 3)
-        case .worker(let output, let fd3):
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
-            posix_spawn_file_actions_adddup2(&actions, fd3, 3)
+        case .worker:
             posix_spawnattr_setpgroup(&attr, 0)
             flags |= POSIX_SPAWN_SETPGROUP
         }
-        for (k, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, 4 + Int32(k)) }
+        for (k, t) in targets.enumerated() { posix_spawn_file_actions_adddup2(&actions, copies[k], t.to) }
         // Nothing else: not even a descriptor someone leaked into the host without close-on-exec.
         let closing = skh_spawn_close_from(&actions, firstFree)
         guard closing == 0 else {

@@ -1,7 +1,7 @@
 import Glibc
 
 /// File descriptors created close-on-exec from the start, so that a child another thread starts at
-/// the same moment never inherits them (a worker that inherited another worker's socket would keep
+/// the same moment never inherits them (a worker that inherited another worker's pipe end would keep
 /// it open, and that worker would then not see its host go away).
 enum Descriptors {
     private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
@@ -15,13 +15,6 @@ enum Descriptors {
     static func pipe() -> (read: Int32, write: Int32)? {
         var fds: [Int32] = [-1, -1]
         guard let pipe2, pipe2(&fds, O_CLOEXEC) == 0 else { return nil }
-        return (fds[0], fds[1])
-    }
-
-    /// A connected AF_UNIX SOCK_STREAM pair, both close-on-exec; nil with errno set on failure.
-    static func socketPair() -> (Int32, Int32)? {
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return nil }
         return (fds[0], fds[1])
     }
 }

@@ -2,12 +2,14 @@ import Glibc
 import SkillWire
 import Synchronization
 
-/// The worker's end of the host's socketpair (file descriptor 3). Every frame the worker sends goes
-/// through `send`, whole, under one lock, so frames from different threads never interleave.
+/// The worker's sending end of the channel: the write end of the host's reply pipe (file descriptor 3;
+/// frames from the host arrive on fd 4, see `readFrames`). Every frame the worker sends goes through
+/// `send`, whole, under one lock, so frames from different threads never interleave.
 ///
 /// Threading: `send` may be called from any thread (skill threads complete calls and log).
-/// Errors: if the host is gone (EPIPE, a closed socket), the process ends at once (`hostGone`):
-/// there is nobody left to serve.
+/// Errors: if the host is gone (its read end closed), the `write` fails with EPIPE (see
+/// `catchBrokenPipes`) and the process ends at once with its process group (`hostGone`): nobody is
+/// left to serve.
 final class Channel: Sendable {
     let fd: Int32
     private let lock = Mutex(())
@@ -21,10 +23,10 @@ final class Channel: Sendable {
             bytes.withUnsafeBytes { buf in
                 var off = 0
                 while off < buf.count {
-                    let n = Glibc.send(fd, buf.baseAddress! + off, buf.count - off, Int32(MSG_NOSIGNAL))
+                    let n = write(fd, buf.baseAddress! + off, buf.count - off)
                     if n < 0 && errno == EINTR { continue }
-                    if n < 0 && (errno == EBADF || errno == ENOTSOCK) { channelTakenAway() }
-                    if n <= 0 { hostGone() }
+                    if n < 0 && (errno == EBADF || errno == EINVAL) { channelTakenAway(fd) }
+                    if n <= 0 { hostGone() }  // EPIPE: the host closed its end
                     off += n
                 }
             }
@@ -32,8 +34,20 @@ final class Channel: Sendable {
     }
 }
 
+/// Makes a write to a pipe nobody reads fail with EPIPE instead of ending the process, so that a host
+/// gone away is noticed by `Channel.send` (and the skill's forked processes are ended with it). A
+/// handler that does nothing, not SIG_IGN: an ignored signal stays ignored in programs a skill starts
+/// (exec keeps it), a caught one is reset to the default there. Call before any other thread exists.
+func catchBrokenPipes() {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in }
+    action.sa_flags = SA_RESTART
+    sigemptyset(&action.sa_mask)
+    sigaction(SIGPIPE, &action, nil)
+}
+
 /// The one channel of this process.
-let channel = Channel(fd: WireProtocol.workerFD)
+let channel = Channel(fd: WireProtocol.workerSendFD)
 
 /// Exit statuses of `skillhost-worker serve` that the host reads (anything else is the skill's own).
 enum WorkerExit {
@@ -41,15 +55,15 @@ enum WorkerExit {
     static let loadFailed: Int32 = 4
     /// The host sent something this worker cannot read.
     static let hostProtocolBroken: Int32 = 5
-    /// Skill code closed or replaced file descriptor 3, the channel to the host.
+    /// Skill code closed or replaced file descriptor 3 or 4, the channel to the host.
     static let channelTakenAway: Int32 = 6
 }
 
-/// Skill code closed (or replaced) fd 3: nothing can reach the host any more. Say so on the output
-/// pipe (through the private copy, in case stdout and stderr are gone too) and end with the status
-/// the host reads as "closed its channel".
-func channelTakenAway() -> Never {
-    FatalNote.say("skillhost-worker: file descriptor 3 (the channel to the host) was closed by skill code; stopping\n")
+/// Skill code closed (or replaced) `fd`, one end of the channel: nothing can reach the host any more,
+/// or nothing can come from it. Say so on the output pipe (through the private copy, in case stdout
+/// and stderr are gone too) and end with the status the host reads as "closed its channel".
+func channelTakenAway(_ fd: Int32) -> Never {
+    FatalNote.say("skillhost-worker: file descriptor \(fd) (the channel to the host) was closed by skill code; stopping\n")
     _exit(WorkerExit.channelTakenAway)
 }
 

@@ -19,7 +19,7 @@ import Synchronization
 //             SKH_SKILL_THREAD_SAFE gets its next call only when the previous one has returned and
 //             completed (queued meanwhile; started by the reader, or by a serial queue when the
 //             completion comes later from the skill's own thread).
-//   watcher   blocks in poll() for the host's end of the channel to close (POLLRDHUP, no data read);
+//   watcher   blocks in poll() for the host's end of the request pipe to close (POLLHUP, no data read);
 //             then it ends the process at once (`hostGone`), even if skill code holds the reader.
 //   health    a serial queue (health is [serialized] with itself, and may block).
 // (`CPUBudget` arms the per-call CPU limit at most every 250 ms, not with syscalls on every call.)
@@ -73,12 +73,15 @@ func runServeMode(_ args: [String]) -> Never {
     guard !options.file.isEmpty, !options.id.isEmpty else {
         loadFailed("load_failed", "skillhost-worker serve: FILE and --id ID are required")
     }
-    var st = stat()
-    guard fstat(WireProtocol.workerFD, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK else {
-        let msg = "skillhost-worker serve: file descriptor 3 must be the host's socket (started by skillhost, not by hand)\n"
-        _ = msg.withCString { write(2, $0, strlen($0)) }
-        exit(2)
+    for fd in [WireProtocol.workerSendFD, WireProtocol.workerReceiveFD] {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO else {
+            let msg = "skillhost-worker serve: file descriptors 3 and 4 must be the host's pipes (started by skillhost, not by hand)\n"
+            _ = msg.withCString { write(2, $0, strlen($0)) }
+            exit(2)
+        }
     }
+    catchBrokenPipes()
     // Before any other thread exists and before the skill's file is loaded (see Sandbox.swift).
     Sandbox.apply(args, file: options.file)
     // The reader first: if the host goes away while the skill loads, this process goes too.
@@ -138,16 +141,12 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
     var reader = FrameReader()
     var chunk = [UInt8](repeating: 0, count: 65536)
     var isReady = false
-    var readable = pollfd(fd: WireProtocol.workerFD, events: Int16(POLLIN), revents: 0)
+    let fd = WireProtocol.workerReceiveFD
     while true {
-        // Wait in poll(), not in read(): a reader asleep in read() is woken each time the host reads
-        // this worker's reply (the kernel wakes the socket's sleepers when send space frees up),
-        // finds nothing and sleeps again — a wake-up and two switches per call, paid on both sides.
-        // poll() sleeps for POLLIN only.
-        if poll(&readable, 1, -1) < 0 && errno == EINTR { continue }
-        let n = chunk.withUnsafeMutableBytes { read(WireProtocol.workerFD, $0.baseAddress, $0.count) }
+        // Straight into read(): a pipe's reader is woken by data only (see `WireProtocol.workerSendFD`).
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
-        if n < 0 && (errno == EBADF || errno == ENOTSOCK) { channelTakenAway() }
+        if n < 0 && (errno == EBADF || errno == EINVAL || errno == EISDIR) { channelTakenAway(fd) }
         if n <= 0 { hostGone() }
         chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         while true {
@@ -162,14 +161,16 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
     }
 }
 
-/// The watcher thread: waits (without reading) until the host's end of the channel is closed.
+/// The watcher thread: waits (without reading) until the host's end of the request pipe is closed
+/// (a hang-up, which poll() reports whatever events are asked for; asking for none, it is not woken
+/// by the frames the reader reads).
 @Sendable func watchHost() {
-    var p = pollfd(fd: WireProtocol.workerFD, events: Int16(0x2000 /* POLLRDHUP */), revents: 0)
+    var p = pollfd(fd: WireProtocol.workerReceiveFD, events: 0, revents: 0)
     while true {
         let r = poll(&p, 1, -1)
         if r < 0 && errno == EINTR { continue }
-        if r < 0 || p.revents & Int16(0x2000 | POLLHUP | POLLERR) != 0 { break }
-        if p.revents & Int16(POLLNVAL) != 0 { channelTakenAway() }
+        if r < 0 || p.revents & Int16(POLLHUP | POLLERR) != 0 { break }
+        if p.revents & Int16(POLLNVAL) != 0 { channelTakenAway(WireProtocol.workerReceiveFD) }
     }
     hostGone()
 }

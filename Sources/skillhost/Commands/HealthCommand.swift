@@ -1,6 +1,8 @@
 import SkillHostCore
 
 /// `skillhost health [--json]`: probe every skill now; print each one's state after the probe.
+/// `--json` prints `{"version","skills":[{"id","health","message","checkedAt","latencyMs","sha256",
+/// "healthDetail","missingPermissions","sandbox"}…]}`, one entry per registered skill, by id.
 enum HealthCommand {
     static func run(_ args: Arguments) -> Int32 {
         let host: SkillHost
@@ -12,7 +14,7 @@ enum HealthCommand {
             h.state == .quarantined || h.probe == nil ? h.reason : h.probe!.message
         }
         if args.flag("--json") {
-            Out.json(.array(ids.map { id in
+            Out.json(.object(JSONObject([("version", .string(BuildInfo.version)), ("skills", .array(ids.map { id in
                 let r = results[id]!
                 var o = JSONObject([("id", .string(id)), ("health", .string(r.state.rawValue)), ("message", .string(message(r))),
                                     ("checkedAt", r.probe.map { .string($0.checkedAt) } ?? .null)])
@@ -25,7 +27,7 @@ enum HealthCommand {
                     o["sandbox"] = .string(host.sandboxStatus(of: s).mode)
                 }
                 return .object(o)
-            }))
+            }))])))
         } else if ids.isEmpty {
             Out.print("No skills registered.")
         } else {

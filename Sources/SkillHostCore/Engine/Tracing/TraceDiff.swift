@@ -31,9 +31,9 @@ public enum TraceDiff {
     /// Differences between the comparable parts of `recorded` and `replayed`, at most `limit`.
     public static func differences(recorded: JSON, replayed: JSON, limit: Int = 50) -> [Difference] {
         var a = comparable(recorded), b = comparable(replayed)
-        // A step the replay did not re-run (it changes something) is compared by intent and input only.
+        // A step the replay did not re-run (it changes something, or needs a secret) is compared by intent and input only.
         let replayedSteps = replayed["steps"]?.arrayValue ?? []
-        let notRerun = replayedSteps.indices.filter { replayedSteps[$0]["skipped"]?.stringValue == StepRecord.notRerun }
+        let notRerun = replayedSteps.indices.filter { replayedSteps[$0]["skipped"]?.stringValue?.hasPrefix(StepRecord.notRerunPrefix) == true }
         if !notRerun.isEmpty, case .object(var ao) = a, case .object(var bo) = b,
            var asteps = ao["steps"]?.arrayValue, var bsteps = bo["steps"]?.arrayValue {
             for i in notRerun {

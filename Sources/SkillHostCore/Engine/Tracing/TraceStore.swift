@@ -45,8 +45,22 @@ public struct TraceStore: Sendable {
         for old in list().dropFirst(keep) { unlink(old) }
     }
 
-    /// A trace file's JSON. Errors name the file and what is wrong with it.
-    public static func load(_ path: String) -> Result<JSON, SkillError> {
+    /// A trace file's JSON with every secret redacted under the schemas `host` serves now
+    /// (`TraceRedaction.redact(trace:)`): what `traces` and `replay` show, and what a replay compares.
+    public static func load(_ path: String, redactingFor host: SkillHost) -> Result<JSON, SkillError> {
+        load(path).map { trace in
+            var entries: [IntentCatalog.Entry] = []
+            for caller in [Caller.human, .automation, .agent(host: "")] {
+                for e in IntentCatalog(registry: host.registry, caller: caller).entries where !entries.contains(where: { $0.intent == e.intent }) {
+                    entries.append(e)
+                }
+            }
+            return TraceRedaction(catalog: IntentCatalog(entries: entries), texts: SecretTexts()).redact(trace: trace)
+        }
+    }
+
+    /// A trace file's JSON as it is on disk. Errors name the file and what is wrong with it.
+    static func load(_ path: String) -> Result<JSON, SkillError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(SkillError(.invalidInput, "cannot read the trace \"\(path)\"", hint: "`skillhost traces` lists the recent ones"))
         }

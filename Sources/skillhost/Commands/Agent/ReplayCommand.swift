@@ -8,14 +8,14 @@ enum ReplayCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
         let path = args.positionals[0]
+        let host: SkillHost
+        do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
         let trace: JSON
-        switch TraceStore.load(path) {
+        switch TraceStore.load(path, redactingFor: host) {
         case .failure(let e): return Out.fail(e, json: json)
         case .success(let t): trace = t
         }
         let recorded = trace["request"]!
-        let host: SkillHost
-        do { host = try openHost(args) } catch { return Out.fail(error, json: json) }
         guard let nowText = recorded["now"]?.stringValue, let now = LocalClock.parseInstant(nowText) else {
             return Out.fail(SkillError(.invalidInput, "the trace \"\(path)\" has no valid request.now"), json: json)
         }

@@ -1,6 +1,7 @@
 import SkillHostCore
 
-/// `skillhost traces [--limit N] [--json]`: the recent agent requests, newest first.
+/// `skillhost traces [--limit N] [--json]`: the recent agent requests, newest first. `--json` prints
+/// `{"version","traces":[{"id","path","startedAt","text","status","intents","durationMs"}…]}`.
 enum TracesCommand {
     static func run(_ args: Arguments) -> Int32 {
         let json = args.flag("--json")
@@ -11,7 +12,7 @@ enum TracesCommand {
         let store = TraceStore(paths: host.paths)
         var rows: [JSON] = []
         for path in store.list().prefix(limit) {
-            guard case .success(let t) = TraceStore.load(path) else { continue }
+            guard case .success(let t) = TraceStore.load(path, redactingFor: host) else { continue }
             rows.append(.object(JSONObject([
                 ("id", t["id"] ?? .null), ("path", .string(path)), ("startedAt", t["startedAt"] ?? .null),
                 ("text", t["request"]?["text"] ?? .null), ("status", t["status"] ?? .null),
@@ -20,7 +21,7 @@ enum TracesCommand {
             ])))
         }
         if json {
-            Out.json(.array(rows))
+            Out.json(.object(JSONObject([("version", .string(BuildInfo.version)), ("traces", .array(rows))])))
             return 0
         }
         guard !rows.isEmpty else {
