@@ -94,9 +94,13 @@ struct PingPong {
                 childEnds = [(sv[1], 3)]
                 (sendFD, readFD) = (sv[0], sv[0])
             case .pipes:
+                // pipe2(2) close-on-exec from the start (through dlsym: Swift's Glibc hides it), so that
+                // no child another thread starts meanwhile inherits an end.
+                typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+                guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { fail("pipe2 not found") }
+                let pipe2 = unsafeBitCast(sym, to: Pipe2.self)
                 var requests: [Int32] = [0, 0], replies: [Int32] = [0, 0]
-                guard pipe(&requests) == 0, pipe(&replies) == 0 else { fail("pipe: \(String(cString: strerror(errno)))") }
-                for fd in requests + replies { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+                guard pipe2(&requests, O_CLOEXEC) == 0, pipe2(&replies, O_CLOEXEC) == 0 else { fail("pipe2: \(String(cString: strerror(errno)))") }
                 childEnds = [(replies[1], 3), (requests[0], 4)]
                 (sendFD, readFD) = (requests[1], replies[0])
             }

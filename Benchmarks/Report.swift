@@ -219,7 +219,7 @@ enum Report {
         let raw = r.pingPong.samples.median, pipes = r.pipePingPong.samples.median
         return r.workers.map { w in
             let p50 = w.samples.median
-            let bad = w.failures + r.pingPong.failures
+            let bad = w.failures + r.pingPong.failures + r.pipePingPong.failures
             return Goal(text: "\(w.name) p50 ≤ 2 × raw socketpair ping-pong p50 (skill in a worker process)",
                         met: bad == 0 && p50 <= 2 * raw,
                         numbers: "p50 \(fmt(p50)) µs (p99 \(fmt(w.samples.percentile(99)))) vs limit 2 × \(fmt(raw)) = \(fmt(2 * raw)) µs; ratio \(ratio(p50 / raw)) (goal ≤ 2.00×)"

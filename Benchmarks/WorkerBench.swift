@@ -3,11 +3,12 @@ import Glibc
 import SkillHostCore
 
 /// (c) Skills in worker processes (isolation "process": NOT trusted), called through the real core in
-/// this process (`SkillHost.invoke`: input parsed and validated, the call framed over the socketpair to
-/// `skillhost-worker serve`, the answer parsed and validated):
-///   latency  per call, C echo fixture and Swift EchoSkill, each call timed alone, next to a raw
-///            socketpair ping-pong with a C child (`PingPong`) with frames of the same sizes. The three
-///            are measured in interleaved blocks, so a change in machine load hits all of them alike.
+/// this process (`SkillHost.invoke`: input parsed and validated, the call framed over the channel's
+/// two pipes to `skillhost-worker serve`, the answer parsed and validated):
+///   latency  per call, C echo fixture and Swift EchoSkill, each call timed alone, next to raw
+///            ping-pongs with a C child (`PingPong`) with frames of the same sizes, over a socketpair
+///            (the baseline) and over two pipes (the channel's own transport). The four are
+///            measured in interleaved blocks, so a change in machine load hits all of them alike.
 ///   memory   of each idle worker (RSS, PSS, USS from /proc/PID/smaps_rollup), found among this
 ///            process's children by its command line, after its first call and after the timed calls;
 ///            next to the ping-pong peer (a minimal C process).

@@ -29,6 +29,9 @@ import Glibc
 
 let usage = "usage: skillhost-bench [scan] [invoke] [worker] [concurrency] [agent] [recognition] [sandbox] [--count N] [--calls N] [--warmup N] [--worker-calls N] [--crash-rounds N]\n"
     + "       skillhost-bench loop c|swift|pingpong|pingpong-pipes|c-trusted|swift-trusted|c-trusted-quiet|swift-trusted-quiet [--worker-calls N] [--warmup N]   (one kind of call alone, for profilers)"
+// A ping-pong peer that dies must count as a failed round trip, not end this process (SkillHost
+// ignores SIGPIPE too, but `loop pingpong*` opens no host).
+signal(SIGPIPE, SIG_IGN)
 var loopKind: String?
 var sections: Set<String> = []
 var scanConfig = ScanBench.Config()

@@ -1,10 +1,11 @@
 // skillhost-worker — runs skill code outside the host process. Started by skillhost, not by hand.
 //
 //   skillhost-worker serve FILE --id ID --fd N --identity DEV:INO:SIZE:MTIME [--memory-mb N] [--open-files N] [--cpu-seconds N] [--parallel-invokes]
-//       Loads one skill from descriptor N (opened and checked by the host) and serves the host's calls over file descriptor 3, a socketpair, with the
-//       framed protocol of SkillWire (length-prefixed JSON). Resource limits are applied before the
-//       skill is loaded. When the host goes away (the socket reaches end-of-file, even after the host
-//       was killed with SIGKILL), this process and anything the skill forked end at once. (Serve/)
+//       Loads one skill from descriptor N (5, opened and checked by the host) and serves the host's calls
+//       over two pipes (it reads file descriptor 4 and writes file descriptor 3) with the framed protocol
+//       of SkillWire (length-prefixed JSON). Resource limits are applied before the skill is loaded.
+//       When the host goes away (the request pipe hangs up, even after the host was killed with
+//       SIGKILL), this process and anything the skill forked end at once. (Serve/)
 //
 // What skills declare is read by another, smaller program: `skillhost-scan` (it starts faster
 // without the Dispatch this one uses). Both apply the sandbox of SkillSandbox.

@@ -67,8 +67,15 @@ final class IsolationTests: EndToEndTestCase {
 
     func testClosingTheChannelIsCrashedNamingTheDescriptor() throws {
         let e = try assertFault("close_channel.so", id: "test.fixture.closechannel", intent: "fixture.closechannel", kind: "crashed", exit: 14,
-                                messageContains: ["lost its channel to the host during fixture.closechannel", "closed file descriptor 3"])
+                                messageContains: ["lost its channel to the host during fixture.closechannel", "closed or replaced file descriptor 3"])
         XCTAssertTrue((e["hint"] as? String ?? "").contains("must not close file descriptors 3 and 4"), "\(e)")
+    }
+
+    /// /dev/null on fd 4 reads as an end-of-file: the worker must not take it for its host going away
+    /// (and kill itself, blamed on "another process"), but name what the skill did.
+    func testReplacingTheChannelIsCrashedNamingTheDescriptor() throws {
+        try assertFault("close_channel.so", id: "test.fixture.closechannel", intent: "fixture.replacechannel", kind: "crashed", exit: 14,
+                        messageContains: ["lost its channel to the host during fixture.replacechannel", "closed or replaced file descriptor 4"])
     }
 
     // MARK: - Hangs

@@ -4,6 +4,7 @@ import XCTest
 import SkillCalls
 import SkillLoading
 import SkillWire
+import Synchronization
 
 /// Several calls through ONE host (a `SkillHost` opened in this test process, running the real
 /// `skillhost-worker`): a crashed worker is reaped and replaced on the next call, a deadline kills the
@@ -212,6 +213,34 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         let r = await h.invoke(slow(0))  // this test's own task does not prefer CallExecutor
         XCTAssertTrue(r.isSuccess)
         XCTAssertFalse(CallExecutor.shared.onReaderThread)
+    }
+
+    /// The host never blocks writing to a worker. Here a call continues on the worker's reader thread
+    /// (it was alone) and sends a frame larger than a pipe while the worker's reader is itself blocked
+    /// writing 320 KB of log lines to the host: a host that blocked in that write would never read
+    /// them, and both sides would wait for ever (no deadline is armed before a frame is sent). If
+    /// that comes back, the watchdog below kills the worker so the test fails instead of hanging.
+    func testALargeRequestWhileTheWorkerFloodsTheHostDoesNotDeadlock() throws {
+        try addSkill("log_flood.so")
+        let h = try openHost()
+        guard case .success = call(h, "fixture.logflood.ok") else { return XCTFail("warm-up failed") }
+        let big = #"{"text":""# + String(repeating: "x", count: 300_000) + #""}"#
+        let done = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[Bool]>([])
+        Task.detached(executorPreference: CallExecutor.shared) {
+            for _ in 0..<3 {
+                let r = await h.invoke(InvokeRequest(intent: "fixture.logflood", input: big, caller: .automation, timeoutMs: 20_000))
+                outcomes.withLock { $0.append(r.isSuccess) }
+            }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 15) == .timedOut {
+            if let pid = try workerPID(h, "test.fixture.logflood") { kill(pid, SIGKILL) }
+            _ = done.wait(timeout: .now() + 10)
+            return XCTFail("three calls with a 300 KB input to a worker that logs 320 KB after each did not finish in 15 s: host and worker deadlocked")
+        }
+        XCTAssertEqual(outcomes.withLock { $0 }, [true, true, true])
+        guard case .success = call(h, "fixture.logflood.ok") else { return XCTFail("the worker still serves") }
     }
 
     /// A thousand calls in flight cost memory, not threads: each is a suspended task, and the worker's

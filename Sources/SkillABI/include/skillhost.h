@@ -79,6 +79,9 @@
  * messages to a sentence and log lines to a few KiB — the host prints them whole, one line each.
  * What the skill writes to stdout/stderr is not the result: the host keeps the last 64 KiB for error
  * messages and passes at most 64 KiB per call on to the log. A skill declares at most 1024 intents.
+ * In a worker, file descriptors 3 and 4 are the channel to the host (leave them alone), and SIGPIPE
+ * is caught by a handler that does nothing: a write to a pipe or socket nobody reads fails with EPIPE
+ * instead of ending the process, as in the host; programs the skill executes get the default back.
  *
  * C++. The README's examples use C99 designated initializers ({ .name = … }), which C++ has only
  * since C++20. Before that, value-initialise the structs and assign the fields:

@@ -78,6 +78,13 @@ struct WorkerDeath: Sendable {
             break
         }
         guard wasReady else {
+            // skillhost-worker refused the channel it was given: it is not this host's build.
+            if signal == nil && exitCode == 2, lastLines.contains(where: { $0.hasPrefix("skillhost-worker serve: file descriptors 3 and 4 must be") }) {
+                var e = SkillError(.internal, "skill \(id) could not start in its worker process: the skillhost-worker it ran is from another build of skillhost and does not take this host's channel\(wrote)",
+                                   hint: "reinstall skillhost so that skillhost and skillhost-worker come from one build (or point SKILLHOST_WORKER at the matching skillhost-worker); the skill's health is not affected", skillID: id)
+                e.causedByHost = true
+                return e
+            }
             if ranOutOfMemory(limitMB: settings.memoryLimitMB) {
                 return SkillError(.loadFailed, "skill \(id) (\(skill.file.path)) could not start in its worker process: the worker reached its address-space limit of \(settings.memoryLimitMB) MB (workers.memoryLimitMB) while loading the skill, and \(how)\(wrote)",
                                   hint: "raise \"workers\": {\"memoryLimitMB\": …} in the config (a worker with a Swift skill needs 100–200 MB of address space to start)", skillID: id)
@@ -109,7 +116,7 @@ struct WorkerDeath: Sendable {
         // skillhost-worker's WorkerExit.channelTakenAway, with the line it writes before it exits.
         if signal == nil && exitCode == 6, let line = lastLines.first(where: { $0.hasPrefix("skillhost-worker: file descriptor ") }) {
             let fd = line.dropFirst("skillhost-worker: file descriptor ".count).prefix(while: \.isNumber)
-            return SkillError(.crashed, "skill \(id)'s worker lost its channel to the host\(during): skill code closed file descriptor \(fd)",
+            return SkillError(.crashed, "skill \(id)'s worker lost its channel to the host\(during): skill code closed or replaced file descriptor \(fd)",
                               hint: "skill code must not close file descriptors 3 and 4 (the worker's channel to the host); \(vendorHint)", skillID: id)
         }
         let mid = intent.map { " in the middle of a call of \($0)" } ?? ""

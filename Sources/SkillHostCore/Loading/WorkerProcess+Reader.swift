@@ -20,18 +20,27 @@ extension WorkerProcess {
         var outputOpen = true
         var exited = false
         var channelOpen = true
-        var fds = [pollfd](repeating: pollfd(), count: 3)  // filled each round, allocated once
+        var fds = [pollfd](repeating: pollfd(), count: 4)  // filled each round, allocated once
         reading: while channelOpen {
             inline.drain()  // a call resumed inline by the frames just read
             fds[0] = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: exited ? -1 : wake.read, events: Int16(POLLIN), revents: 0)
-            let r = poll(&fds, 3, exited ? 0 : -1)
+            // Room in the request pipe, while frames wait for it (`send`).
+            fds[3] = pollfd(fd: !exited && hasQueued ? requests : -1, events: Int16(POLLOUT), revents: 0)
+            let r = poll(&fds, 4, exited ? 0 : -1)
             if r < 0 {
                 if errno == EINTR { continue }
                 break
             }
-            if fds[2].revents != 0 { exited = true }
+            if fds[3].revents != 0 { flushQueued() }
+            if fds[2].revents != 0 {
+                // A sender's byte (bytes queued: polled for above from the next round) or the watcher's
+                // (the process ended: it recorded the exit before writing).
+                var drained = [UInt8](repeating: 0, count: 64)
+                while read(wake.read, &drained, drained.count) == drained.count {}
+                exited = state.withLock { $0.exit != nil }
+            }
             if fds[1].revents != 0 || exited, outputOpen {
                 outputOpen = drainOutput(&chunk)
             }

@@ -19,7 +19,12 @@ import Synchronization
 ///   watcher  waits for the process to end without reaping it (waitid WNOWAIT), kills what is left of
 ///            its process group (anything the skill forked), reaps it (no zombie) and wakes the reader.
 /// Callers (tasks, any thread) send frames under `sendLock` and await `WorkerWaiter`s with their
-/// deadline: no thread is held per call in flight; the reader resumes the waiting task.
+/// deadline: no thread is held per call in flight; the reader resumes the waiting task. No thread of
+/// the host ever blocks writing to the worker: what the request pipe cannot take now waits in
+/// `SendState.queued`, and the reader writes it as the worker reads (see `send`). A blocking write
+/// could deadlock: the reader thread runs the code of a call it resumes (`CallExecutor`), and a worker
+/// whose reader is itself blocked writing to the host (a skill logging more than a pipe holds) would
+/// never read it.
 ///
 /// Ownership: a `WorkerRuntime` owns the current process; `LiveWorkers` holds every process that has
 /// not ended, so that the host can stop them all when it exits. The descriptors are closed by the
@@ -39,22 +44,31 @@ final class WorkerProcess: Sendable {
         var exit: (status: Int32, maxRSSKB: Int)?
     }
 
-    /// Guarded by `sendLock`: whether the channel is closed, and the context-store version last sent.
+    /// Guarded by `sendLock`: whether the channel is closed, the context-store version last sent, and
+    /// the bytes the request pipe could not take yet (from `queuedStart` on; they go before any new frame).
     struct SendState {
         var closed = false
         var storeVersion: UInt64 = 0
+        var queued: [UInt8] = []
+        var queuedStart = 0
+        var hasQueued: Bool { queuedStart < queued.count }
     }
+
+    /// Bytes waiting for a worker that does not read beyond which a send fails (its call then ends at
+    /// its deadline, which stops the worker).
+    static let maxQueuedBytes = 2 * WireProtocol.maxFrameBytes
 
     let skill: RegisteredSkill
     let settings: WorkerSettings
     let pid: pid_t
     let output: WorkerOutput
-    /// The write end of the request pipe (blocking; written under `sendLock` only).
+    /// The write end of the request pipe (non-blocking; written under `sendLock` only).
     let requests: Int32
     /// The read end of the reply pipe (non-blocking; read by the reader thread only).
     let replies: Int32
     let outputFD: Int32
-    /// The watcher writes a byte here when the process has ended, to wake the reader's poll.
+    /// Wakes the reader's poll: the watcher writes a byte here when the process has ended (and records
+    /// the exit first), a sender when it queued bytes for the reader to write (`send`).
     let wake: (read: Int32, write: Int32)
     let state = Mutex(State())
     let sendLock = Mutex(SendState())
@@ -128,17 +142,28 @@ final class WorkerProcess: Sendable {
             return .failure(SkillError(error.kind, "cannot start a worker process for skill \(skill.id): \(error.message)", hint: error.hint, skillID: skill.id))
         }
         for fd in [request.read, reply.write, out.write] { close(fd) }
-        for fd in [reply.read, out.read, wake.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for fd in [request.write, reply.read, out.read, wake.read, wake.write] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         let w = WorkerProcess(skill: skill, settings: settings, pid: pid, requests: request.write, replies: reply.read, outputFD: out.read,
                               wake: wake, events: events, onEnd: onEnd)
         LiveWorkers.add(w)
-        guard startDetachedThread({ w.watch() }), startDetachedThread(stackSize: readerStackSize, { w.readLoop() }) else {
-            // Without its threads nobody would reap it; this is as bad as it gets, but stay clean.
+        // Without its threads nobody would read or reap it; this is as bad as it gets, but stay clean.
+        func abandon() -> Result<WorkerProcess, SkillError> {
+            let code = errno
+            for fd in [request.write, reply.read, out.read, wake.read, wake.write] { close(fd) }
+            LiveWorkers.remove(w)
+            errno = code
+            return failure("pthread_create")
+        }
+        guard startDetachedThread({ w.watch() }) else {
             _ = kill(-pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
-            LiveWorkers.remove(w)
-            return failure("pthread_create")
+            return abandon()
+        }
+        guard startDetachedThread(stackSize: readerStackSize, { w.readLoop() }) else {
+            _ = kill(-pid, SIGKILL)
+            w.exitSignal.wait()  // the watcher reaps it (and has written to `wake` by then)
+            return abandon()
         }
         return .success(w)
     }
@@ -240,10 +265,10 @@ final class WorkerProcess: Sendable {
     }
 
     /// Closes `frame` (started with `Line.frame`), adds the context store if it changed since the
-    /// last frame that carried it, and writes it.
-    /// False if the channel is closed or the write failed (EPIPE: the worker is gone). A worker that
-    /// does not read keeps the write waiting once the pipe is full, until it reads or ends (a call's
-    /// deadline stops it), as any writer to it would.
+    /// last frame that carried it, and writes it — or as much as the request pipe takes now, queueing
+    /// the rest for the reader thread (`flushQueued`), which writes it as the worker reads. Never blocks.
+    /// False if the channel is closed, the write failed (EPIPE: the worker is gone), or the worker has
+    /// left `maxQueuedBytes` unread.
     private func send(_ frame: consuming Line, withStore: Bool) -> Bool {
         var frame = frame
         return sendLock.withLock { s -> Bool in
@@ -253,15 +278,56 @@ final class WorkerProcess: Sendable {
                 s.storeVersion = version
             }
             let bytes = frame.sealed()
-            return bytes.withUnsafeBytes { buf -> Bool in
-                var off = 0
-                while off < buf.count {
-                    let n = write(requests, buf.baseAddress! + off, buf.count - off)  // SIGPIPE is ignored (SkillHost)
-                    if n > 0 { off += n; continue }
-                    if n < 0 && errno == EINTR { continue }
-                    return false
-                }
+            if s.hasQueued {
+                guard s.queued.count - s.queuedStart + bytes.count <= Self.maxQueuedBytes else { return false }
+                s.queued.append(contentsOf: bytes)
                 return true
+            }
+            let written = bytes.withUnsafeBytes { writeAvailable($0) }
+            guard let written else { return false }
+            if written < bytes.count {
+                s.queued = Array(bytes[written...])
+                s.queuedStart = 0
+                var byte: UInt8 = 2
+                _ = write(wake.write, &byte, 1)  // the reader polls for room from now on
+            }
+            return true
+        }
+    }
+
+    /// Writes what the request pipe takes now of `bytes`; the count written, or nil on an error other
+    /// than a full pipe (SIGPIPE is ignored: see `SkillHost`).
+    private func writeAvailable(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var off = 0
+        while off < bytes.count {
+            let n = write(requests, bytes.baseAddress! + off, bytes.count - off)
+            if n > 0 { off += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            return nil
+        }
+        return off
+    }
+
+    /// Whether bytes wait for room in the request pipe (the reader then polls for it).
+    var hasQueued: Bool { sendLock.withLock { $0.hasQueued } }
+
+    /// Writes queued bytes while the request pipe takes them (reader thread, when it has room). On an
+    /// error the queue is dropped: the worker is gone, and the finalizer tells its callers why.
+    func flushQueued() {
+        sendLock.withLock { s in
+            guard !s.closed, s.hasQueued else { return }
+            let written = s.queued.withUnsafeBytes { writeAvailable(UnsafeRawBufferPointer(rebasing: $0[s.queuedStart...])) }
+            guard let written else {
+                (s.queued, s.queuedStart) = ([], 0)
+                return
+            }
+            s.queuedStart += written
+            if !s.hasQueued {
+                (s.queued, s.queuedStart) = ([], 0)
+            } else if s.queuedStart > 1 << 20 && s.queuedStart > s.queued.count / 2 {
+                s.queued.removeFirst(s.queuedStart)  // do not keep a large written prefix around
+                s.queuedStart = 0
             }
         }
     }

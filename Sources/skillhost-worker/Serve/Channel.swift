@@ -59,11 +59,34 @@ enum WorkerExit {
     static let channelTakenAway: Int32 = 6
 }
 
-/// Skill code closed (or replaced) `fd`, one end of the channel: nothing can reach the host any more,
+/// Which file a channel descriptor was at the start (device and inode), to tell the host's pipe from
+/// whatever skill code may have put on its number since.
+struct ChannelIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let isPipe: Bool
+
+    init?(_ fd: Int32) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        (device, inode, isPipe) = (UInt64(st.st_dev), UInt64(st.st_ino), (st.st_mode & S_IFMT) == S_IFIFO)
+    }
+}
+
+/// fds 3 and 4 as they were at the start (set by main before any other thread exists).
+nonisolated(unsafe) var channelIdentities: [ChannelIdentity] = []
+
+/// fd 3 or 4 if it is no longer the pipe it was at the start (closed, or another file put on its
+/// number). Two `fstat`s: asked only on an end-of-file or a frame that cannot be read.
+func channelReplaced() -> Int32? {
+    zip([WireProtocol.workerSendFD, WireProtocol.workerReceiveFD], channelIdentities).first { ChannelIdentity($0) != $1 }?.0
+}
+
+/// Skill code closed or replaced `fd`, one end of the channel: nothing can reach the host any more,
 /// or nothing can come from it. Say so on the output pipe (through the private copy, in case stdout
 /// and stderr are gone too) and end with the status the host reads as "closed its channel".
 func channelTakenAway(_ fd: Int32) -> Never {
-    FatalNote.say("skillhost-worker: file descriptor \(fd) (the channel to the host) was closed by skill code; stopping\n")
+    FatalNote.say("skillhost-worker: file descriptor \(fd) (the channel to the host) was closed or replaced by skill code; stopping\n")
     _exit(WorkerExit.channelTakenAway)
 }
 

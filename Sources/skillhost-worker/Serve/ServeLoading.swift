@@ -3,7 +3,7 @@ import SkillABI
 import SkillLoading
 
 // How `serve` gets its skill: the host opened the file once, checked it and every folder above it,
-// and handed the descriptor over (`--fd`, normally 4) with the identity the scan recorded
+// and handed the descriptor over (`--fd`, normally 5) with the identity the scan recorded
 // (`--identity`). The worker checks the descriptor again and loads exactly it (SkillLoading), never
 // the path, which another user might have changed in between.
 

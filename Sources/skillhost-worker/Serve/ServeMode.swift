@@ -7,9 +7,11 @@ import SkillSandbox
 import SkillWire
 import Synchronization
 
-// `skillhost-worker serve FILE --id ID --fd 4 --identity DEV:INO:SIZE:MTIME [--memory-mb N] [--open-files N] [--cpu-seconds N] [--parallel-invokes]`
-//   FILE names the skill in messages; what is loaded is descriptor 4, which the host opened and checked
-//   (see ServeLoading.swift).
+// `skillhost-worker serve FILE --id ID --fd 5 --identity DEV:INO:SIZE:MTIME [--memory-mb N] [--open-files N] [--cpu-seconds N] [--parallel-invokes]`
+//   FILE names the skill in messages; what is loaded is descriptor 5, which the host opened and checked
+//   (see ServeLoading.swift). Frames from the host arrive on fd 4, frames to it go to fd 3 (two pipes:
+//   see `WireProtocol.workerSendFD`); all three are close-on-exec here, so programs a skill starts
+//   hold none of them. SIGPIPE is caught by a handler that does nothing (`catchBrokenPipes`).
 //
 // Threads:
 //   main      applies the limits, loads the skill, says hello, then waits forever.
@@ -74,13 +76,17 @@ func runServeMode(_ args: [String]) -> Never {
         loadFailed("load_failed", "skillhost-worker serve: FILE and --id ID are required")
     }
     for fd in [WireProtocol.workerSendFD, WireProtocol.workerReceiveFD] {
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO else {
-            let msg = "skillhost-worker serve: file descriptors 3 and 4 must be the host's pipes (started by skillhost, not by hand)\n"
+        guard let id = ChannelIdentity(fd), id.isPipe else {
+            let msg = "skillhost-worker serve: file descriptors 3 and 4 must be the host's pipes (started by skillhost, not by hand, or by a skillhost of another build)\n"
             _ = msg.withCString { write(2, $0, strlen($0)) }
             exit(2)
         }
+        channelIdentities.append(id)
+        // Not for programs a skill starts: a daemon that kept the request pipe open would keep the
+        // host writing to a worker that is gone.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
+    _ = fcntl(options.fd, F_SETFD, FD_CLOEXEC)
     catchBrokenPipes()
     // Before any other thread exists and before the skill's file is loaded (see Sandbox.swift).
     Sandbox.apply(args, file: options.file)
@@ -147,11 +153,17 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
         if n < 0 && (errno == EBADF || errno == EINVAL || errno == EISDIR) { channelTakenAway(fd) }
-        if n <= 0 { hostGone() }
+        if n <= 0 {
+            // The end of the request pipe — unless skill code put something else on fd 4 (/dev/null).
+            if let replaced = channelReplaced() { channelTakenAway(replaced) }
+            hostGone()
+        }
         chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         while true {
             let frame: [UInt8]?
             do { frame = try reader.next() } catch {
+                // Not the host's bytes if skill code replaced fd 4 (a file, a socket): its fault, not the host's.
+                if let replaced = channelReplaced() { channelTakenAway(replaced) }
                 protocolBroken("the host sent \(error)")
             }
             guard let frame else { break }
@@ -183,7 +195,10 @@ func protocolBroken(_ why: String) -> Never {
 }
 
 func handle(_ frame: UnsafeBufferPointer<UInt8>) {
-    guard let f = FrameMembers(frame) else { protocolBroken("the host sent a frame that is not a JSON object") }
+    guard let f = FrameMembers(frame) else {
+        if let replaced = channelReplaced() { channelTakenAway(replaced) }
+        protocolBroken("the host sent a frame that is not a JSON object")
+    }
     let op = f[.op].flatMap { WireOp(named: frame, $0) }
     let id = UInt64(bitPattern: f.int(.id) ?? 0), intent = f.string(.intent) ?? "", deadlineMs = f.int(.deadlineMs) ?? -1
     let (input, context, store, view) = (f[.input], f[.context], f[.store], f[.view])
