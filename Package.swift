@@ -81,6 +81,7 @@ let package = Package(
         .testTarget(name: "SkillHostCoreTests", dependencies: ["SkillHostCore"]),
         .testTarget(name: "SkillWireTests", dependencies: ["SkillWire"]),
         .testTarget(name: "SkillLoadingTests", dependencies: ["SkillLoading"]),
+        .testTarget(name: "SkillSandboxTests", dependencies: ["SkillSandbox", "SkillSandboxC"]),
         .testTarget(name: "SkillHostMCPTests", dependencies: ["SkillHostMCP", "SkillHostCore"]),
         .testTarget(name: "SkillKitTests", dependencies: ["SkillKit"]),
         // Every skill defines `skillhost_entry`; the test executable links several skills, and never

@@ -1,5 +1,6 @@
 import Glibc
 import SkillHostCore
+import SkillWire
 import Synchronization
 
 /// One MCP client's conversation with the server: what `initialize` said (the client's name, which is
@@ -50,11 +51,8 @@ final class MCPSession: Sendable {
         for c in running { c.cancel() }
     }
 
-    static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    /// The monotonic clock now (`CallDeadline.uptimeNow`), in seconds.
+    static func monotonicSeconds() -> Double { Double(CallDeadline.uptimeNow()) / 1e9 }
 }
 
 /// Where the messages about one request go: notifications tied to it (its progress, the log lines of a

@@ -53,8 +53,7 @@ public enum Sandbox {
         guard plan.enabled else { return }
         var r = Report()
         r.enabled = true
-        var started = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &started)
+        let started = CallDeadline.uptimeNow()
         if skh_prctl(38 /* PR_SET_NO_NEW_PRIVS */, 1, 0, 0, 0) != 0 { r.problems.append("PR_SET_NO_NEW_PRIVS: \(errnoText())") }
         if skh_prctl(4 /* PR_SET_DUMPABLE */, 0, 0, 0, 0) != 0 { r.problems.append("PR_SET_DUMPABLE: \(errnoText())") }
         // Without a granted port, sockets are refused by the filter where seccomp can answer with an
@@ -86,9 +85,7 @@ public enum Sandbox {
                 r.missing.append("port filtering (this kernel's Landlock cannot restrict TCP ports: the granted network reaches every port)")
             }
         }
-        var ended = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ended)
-        r.applyMicros = (ended.tv_sec - started.tv_sec) * 1_000_000 + (ended.tv_nsec - started.tv_nsec) / 1000
+        r.applyMicros = Int((CallDeadline.uptimeNow() - started) / 1000)
         report = r
     }
 }

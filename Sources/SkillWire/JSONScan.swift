@@ -57,28 +57,10 @@ public enum JSONScan {
     /// fault) when they are not.
     public static func forEachMember(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth,
                                      _ body: (_ keyText: Range<Int>, _ value: Range<Int>) -> Void) -> Bool {
-        var i = skipSpace(bytes, 0)
-        guard i < bytes.count, bytes[i] == 0x7b else { return false }
-        i += 1
-        i = skipSpace(bytes, i)
-        if i < bytes.count && bytes[i] == 0x7d {
-            return skipSpace(bytes, i + 1) == bytes.count
-        }
-        while true {
-            i = skipSpace(bytes, i)
-            guard i < bytes.count, bytes[i] == 0x22, let keyEnd = skipString(bytes, i) else { return false }
-            let key = i..<keyEnd
-            i = skipSpace(bytes, keyEnd)
-            guard i < bytes.count, bytes[i] == 0x3a else { return false }
-            i = skipSpace(bytes, i + 1)
-            guard let valueEnd = skipValue(bytes, i, depth: 1, limit: maxDepth) else { return false }
-            body(key, i..<valueEnd)
-            i = skipSpace(bytes, valueEnd)
-            guard i < bytes.count else { return false }
-            if bytes[i] == 0x2c { i += 1; continue }
-            if bytes[i] == 0x7d { return skipSpace(bytes, i + 1) == bytes.count }
-            return false
-        }
+        let i = skipSpace(bytes, 0)
+        guard i < bytes.count, bytes[i] == 0x7b,
+              let end = forEachItem(bytes, at: i, depth: 0, limit: maxDepth, { key, value in body(key!, value) }) else { return false }
+        return skipSpace(bytes, end) == bytes.count
     }
 
     /// The string value whose JSON text (quotes included) is `bytes[range]`, unescaped; nil if the
@@ -148,6 +130,83 @@ public enum JSONScan {
         return value
     }
 
+    // MARK: - Splitting checked bytes
+
+    // A value inside bytes these scanners already checked (a scan answer: `members` under its limit)
+    // is split again without checking: the same loop (`forEachItem`) follows only strings and
+    // brackets (`skipChecked`). Bytes that turn out not to be what the caller expects give nil (or
+    // fewer items), never a trap; they are never taken for checked JSON.
+
+    /// The members of the object that is all of `bytes` (white space around it allowed), which are
+    /// part of bytes already checked.
+    public static func members(checked bytes: UnsafeBufferPointer<UInt8>) -> [Member]? {
+        var out: [Member] = []
+        out.reserveCapacity(16)
+        let i = skipSpace(bytes, 0)
+        guard i < bytes.count, bytes[i] == 0x7b,
+              let end = forEachItem(bytes, at: i, checked: true, { out.append(Member(keyText: $0!, value: $1)) }),
+              skipSpace(bytes, end) == bytes.count else { return nil }
+        return out
+    }
+
+    /// Where each element of the array that is `bytes[range]` is (white space trimmed), in order;
+    /// `bytes` were already checked.
+    public static func elements(checked bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>]? {
+        let b = UnsafeBufferPointer(rebasing: bytes[range])
+        var out: [Range<Int>] = []
+        let i = skipSpace(b, 0), at = range.lowerBound
+        guard i < b.count, b[i] == 0x5b,
+              let end = forEachItem(b, at: i, checked: true, { _, v in out.append((v.lowerBound + at)..<(v.upperBound + at)) }),
+              skipSpace(b, end) == b.count else { return nil }
+        return out
+    }
+
+    /// The index just after the value that starts at `i` in checked bytes: a string's end is found
+    /// eight bytes at a time (`skipPlain`), brackets are counted, nothing is checked again.
+    static func skipChecked(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        guard i < b.count else { return nil }
+        switch b[i] {
+        case 0x22: return checkedStringEnd(b, i)
+        case 0x7b, 0x5b:
+            var depth = 0, j = i
+            while j < b.count {
+                let c = b[j]
+                if c == 0x22 {
+                    guard let e = checkedStringEnd(b, j) else { return nil }
+                    j = e
+                    continue
+                }
+                if c == 0x7b || c == 0x5b {
+                    depth += 1
+                } else if c == 0x7d || c == 0x5d {
+                    depth -= 1
+                    if depth == 0 { return j + 1 }
+                }
+                j += 1
+            }
+            return nil
+        default:
+            var j = i
+            while j < b.count, !isSpace(b[j]), b[j] != 0x2c, b[j] != 0x7d, b[j] != 0x5d { j += 1 }
+            return j
+        }
+    }
+
+    /// Past the closing quote of the string that opens at `i` in checked bytes.
+    static func checkedStringEnd(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        var j = i + 1
+        while j < b.count {
+            j = skipPlain(b, from: j)
+            guard j < b.count else { return nil }
+            switch b[j] {
+            case 0x22: return j + 1
+            case 0x5c: j += 2
+            default: j += 1
+            }
+        }
+        return nil
+    }
+
     // MARK: - Grammar
 
     static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
@@ -160,40 +219,46 @@ public enum JSONScan {
     static func skipValue(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, depth: Int, limit: Int) -> Int? {
         guard depth < limit, i < b.count else { return nil }
         switch b[i] {
-        case 0x7b: // {
-            var j = skipSpace(b, i + 1)
-            if j < b.count && b[j] == 0x7d { return j + 1 }
-            while true {
-                j = skipSpace(b, j)
-                guard j < b.count, b[j] == 0x22, let k = skipString(b, j) else { return nil }
-                j = skipSpace(b, k)
-                guard j < b.count, b[j] == 0x3a else { return nil }
-                j = skipSpace(b, j + 1)
-                guard let v = skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
-                j = skipSpace(b, v)
-                guard j < b.count else { return nil }
-                if b[j] == 0x2c { j += 1; continue }
-                if b[j] == 0x7d { return j + 1 }
-                return nil
-            }
-        case 0x5b: // [
-            var j = skipSpace(b, i + 1)
-            if j < b.count && b[j] == 0x5d { return j + 1 }
-            while true {
-                j = skipSpace(b, j)
-                guard let v = skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
-                j = skipSpace(b, v)
-                guard j < b.count else { return nil }
-                if b[j] == 0x2c { j += 1; continue }
-                if b[j] == 0x5d { return j + 1 }
-                return nil
-            }
+        case 0x7b, 0x5b: return forEachItem(b, at: i, depth: depth, limit: limit) { _, _ in }
         case 0x22: return skipString(b, i)
         case 0x74: return literal(b, i, "true")
         case 0x66: return literal(b, i, "false")
         case 0x6e: return literal(b, i, "null")
         case 0x2d, 0x30...0x39: return skipNumber(b, i)
         default: return nil
+        }
+    }
+
+    /// The one loop over a container's items: checks the object or array that opens at `i` (`{` or
+    /// `[`, at nesting level `depth`; its values at `depth + 1`, each within `limit`), calls `body`
+    /// with each item's key text (quotes included; nil in an array) and value range, in order, and
+    /// returns the index just after the closing bracket; nil (after calling `body` for the items
+    /// before the fault) when the bytes there are not one valid container. `checked`: the bytes were
+    /// checked before, keys and values are only stepped over (`checkedStringEnd`, `skipChecked`).
+    @inline(__always)
+    static func forEachItem(_ b: UnsafeBufferPointer<UInt8>, at i: Int, depth: Int = 0, limit: Int = .max, checked: Bool = false,
+                            _ body: (_ keyText: Range<Int>?, _ value: Range<Int>) -> Void) -> Int? {
+        let object = b[i] == 0x7b
+        let close: UInt8 = object ? 0x7d : 0x5d
+        var j = skipSpace(b, i + 1)
+        if j < b.count && b[j] == close { return j + 1 }
+        while true {
+            j = skipSpace(b, j)
+            var key: Range<Int>? = nil
+            if object {
+                guard j < b.count, b[j] == 0x22, let k = checked ? checkedStringEnd(b, j) : skipString(b, j) else { return nil }
+                key = j..<k
+                j = skipSpace(b, k)
+                guard j < b.count, b[j] == 0x3a else { return nil }
+                j = skipSpace(b, j + 1)
+            }
+            guard let v = checked ? skipChecked(b, j) : skipValue(b, j, depth: depth + 1, limit: limit) else { return nil }
+            body(key, j..<v)
+            j = skipSpace(b, v)
+            guard j < b.count else { return nil }
+            if b[j] == 0x2c { j += 1; continue }
+            if b[j] == close { return j + 1 }
+            return nil
         }
     }
 

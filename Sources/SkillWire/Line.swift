@@ -1,5 +1,6 @@
 /// JSON text under construction, byte by byte, straight from C strings and numbers: the one writer
-/// of frames for both sides of the wire (`frame(_:)`), and of the worker's manifest lines.
+/// of frames for both sides of the wire (`frame(_:)`), of the worker's manifest lines, and of the
+/// host's text written straight from values (the scan cache's manifests, `list --json`'s members).
 /// Not thread-safe (a value type: each builder owns its own).
 public struct Line: Sendable {
     public var bytes: [UInt8] = []
@@ -52,5 +53,20 @@ public struct Line: Sendable {
     public mutating func quoted(_ s: String) {
         var s = s
         s.withUTF8 { quoted($0) }
+    }
+
+    /// `quoted(s)`, or `null` for nil.
+    public mutating func quoted(orNull s: String?) {
+        if let s { quoted(s) } else { raw("null") }
+    }
+
+    /// `["a","b",…]`: each string as `quoted(_:)` writes it.
+    public mutating func strings(_ items: [String]) {
+        raw("[")
+        for (k, s) in items.enumerated() {
+            if k > 0 { raw(",") }
+            quoted(s)
+        }
+        raw("]")
     }
 }

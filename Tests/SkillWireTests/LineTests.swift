@@ -28,4 +28,20 @@ final class LineTests: XCTestCase {
             XCTAssertFalse(l.bytes.contains(where: { $0 < 0x20 }), "a raw control byte in \(s.prefix(20))")
         }
     }
+
+    func testStringsAreAJSONArrayOfQuotedStringsAndNilIsNull() throws {
+        for items in [[], ["one"], ["a", "", "tab\t \"q\" é", String(repeating: "z", count: 300)]] {
+            var l = Line()
+            l.strings(items)
+            let decoded = try JSONSerialization.jsonObject(with: Data(l.bytes)) as? [String]
+            XCTAssertEqual(decoded, items)
+        }
+        var l = Line()
+        l.raw("[")
+        l.quoted(orNull: nil)
+        l.raw(",")
+        l.quoted(orNull: "x\"")
+        l.raw("]")
+        XCTAssertEqual(String(decoding: l.bytes, as: UTF8.self), #"[null,"x\""]"#)
+    }
 }

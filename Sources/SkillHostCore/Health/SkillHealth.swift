@@ -1,3 +1,5 @@
+import SkillWire
+
 /// A skill's place in the health state machine (`HealthMachine`). The raw values are a public
 /// contract: `list --json` and `health --json` print them as `"health"`.
 public enum HealthState: String, Sendable, CaseIterable {
@@ -64,32 +66,23 @@ public struct SkillHealth: Sendable, Equatable {
     }
 
     /// Appends `detailJSON`'s text, written straight from the values (`list --json` writes one per skill).
-    func writeDetailJSON(to out: inout [UInt8]) {
-        ListJSONBytes.raw(#"{"reason":"#, to: &out)
-        JSON.writeString(reason, to: &out)
-        ListJSONBytes.raw(#","since":"#, to: &out)
-        ListJSONBytes.string(since > 0 ? TimeText.rfc3339(since) : nil, to: &out)
-        ListJSONBytes.raw(#","lastFailure":"#, to: &out)
-        ListJSONBytes.string(lastFailure.map(TimeText.rfc3339), to: &out)
-        ListJSONBytes.raw(#","calls":"#, to: &out)
-        ListJSONBytes.int(calls, to: &out)
-        ListJSONBytes.raw(#","failures":"#, to: &out)
-        ListJSONBytes.int(failures, to: &out)
-        ListJSONBytes.raw(#","crashes":"#, to: &out)
-        ListJSONBytes.int(crashes, to: &out)
-        ListJSONBytes.raw(#","timeouts":"#, to: &out)
-        ListJSONBytes.int(timeouts, to: &out)
+    func writeDetailJSON(to line: inout Line) {
+        line.raw("{")
+        line.key("reason"); line.quoted(reason)
+        line.key("since"); line.quoted(orNull: since > 0 ? TimeText.rfc3339(since) : nil)
+        line.key("lastFailure"); line.quoted(orNull: lastFailure.map(TimeText.rfc3339))
+        line.key("calls"); line.number(calls)
+        line.key("failures"); line.number(failures)
+        line.key("crashes"); line.number(crashes)
+        line.key("timeouts"); line.number(timeouts)
         if let probe {
-            ListJSONBytes.raw(#","message":"#, to: &out)
-            JSON.writeString(probe.message, to: &out)
-            ListJSONBytes.raw(#","checkedAt":"#, to: &out)
-            JSON.writeString(probe.checkedAt, to: &out)
+            line.key("message"); line.quoted(probe.message)
+            line.key("checkedAt"); line.quoted(probe.checkedAt)
             if let l = probe.latencyMs {
-                ListJSONBytes.raw(#","latencyMs":"#, to: &out)
-                JSON.double((l * 100).rounded() / 100).write(to: &out)
+                line.key("latencyMs"); JSON.double((l * 100).rounded() / 100).write(to: &line.bytes)
             }
         }
-        out.append(0x7d)
+        line.raw("}")
     }
 
     /// One member of `health.json`.

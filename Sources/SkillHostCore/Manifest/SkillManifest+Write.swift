@@ -4,7 +4,7 @@ import SkillWire
 /// a cold scan writes one per file into the scan cache. Byte for byte what `json.write(to:)` writes
 /// (ManifestTests pins that down), so either may produce what `list --json` splices. Keys go through
 /// `Line.key`, strings through `Line.quoted` (the same escapes as `JSON.writeString`), flag and
-/// surface names as static text, and nested values through `JSON`'s own writer.
+/// surface names as prepared text, and nested values through `JSON`'s own writer.
 extension SkillManifest {
     func writeJSON(to line: inout Line) {
         let i = identity
@@ -15,8 +15,7 @@ extension SkillManifest {
         string("id", i.id); string("name", i.name); string("version", i.version.description)
         string("category", i.category); string("vendor", i.vendor); string("description", i.description)
         string("abi", i.abi); string("abiRequired", i.abiRequired); string("abiServed", i.abiServed)
-        key("toolchain")
-        if let t = i.toolchain { line.quoted(t) } else { line.raw("null") }
+        key("toolchain"); line.quoted(orNull: i.toolchain)
         bool("threadSafe", i.threadSafe); bool("hasHealth", i.hasHealth)
         if !i.permissions.isEmpty { key("requestedPermissions"); i.permissions.json.write(to: &line.bytes) }
         key("intents")
@@ -33,22 +32,14 @@ extension IntentManifest {
     /// Byte for byte what `json.write(to:)` writes (see `SkillManifest.writeJSON`).
     func writeJSON(to line: inout Line) {
         line.raw("{")
-        func strings(_ list: [String]) {
-            line.raw("[")
-            for (k, s) in list.enumerated() {
-                if k > 0 { line.raw(",") }
-                line.quoted(s)
-            }
-            line.raw("]")
-        }
         /// The names of the bits set in `bits`, in the table's order (`IntentFlags.names`, `Surfaces.names`).
-        func names(_ bits: UInt32, _ table: [(bit: UInt32, name: StaticString)]) {
+        func names(_ bits: UInt32, _ table: [(bit: UInt32, name: String)]) {
             line.raw("[")
             var first = true
             for t in table where bits & t.bit != 0 {
                 if !first { line.raw(",") }
                 first = false
-                line.raw(t.name)
+                line.bytes.append(contentsOf: t.name.utf8)
             }
             line.raw("]")
         }
@@ -68,7 +59,7 @@ extension IntentManifest {
             if k > 0 { line.raw(",") }
             line.quoted(lang)
             line.raw(":")
-            strings(keywords[lang]!)
+            line.strings(keywords[lang]!)
         }
         line.raw("}")
         line.key("examples")

@@ -164,16 +164,15 @@ public struct IntentFlags: OptionSet, Sendable, Equatable {
     public static let idempotent = IntentFlags(rawValue: 1 << 2)
     public static let openWorld = IntentFlags(rawValue: 1 << 3)
 
-    public var names: [String] {
-        [(IntentFlags.readOnly, "read-only"), (.destructive, "destructive"), (.idempotent, "idempotent"), (.openWorld, "open-world")]
-            .filter { contains($0.0) }.map(\.1)
-    }
-
-    /// `names` as JSON strings, quotes included, for writers that append static text (same order).
-    static let quotedNames: [(bit: UInt32, name: StaticString)] = [
-        (readOnly.rawValue, #""read-only""#), (destructive.rawValue, #""destructive""#),
-        (idempotent.rawValue, #""idempotent""#), (openWorld.rawValue, #""open-world""#),
+    /// Each flag and its name, in the order `names` lists them.
+    static let named: [(flag: IntentFlags, name: String)] = [
+        (readOnly, "read-only"), (destructive, "destructive"), (idempotent, "idempotent"), (openWorld, "open-world"),
     ]
+
+    public var names: [String] { Self.named.filter { contains($0.flag) }.map(\.name) }
+
+    /// `named`'s names as JSON strings, quotes included, for writers that append them as they are (same order).
+    static let quotedNames = named.map { (bit: $0.flag.rawValue, name: "\"\($0.name)\"") }
 }
 
 /// The SKH_SURFACE_* bits: who may call an intent.
@@ -185,14 +184,13 @@ public struct Surfaces: OptionSet, Sendable, Equatable {
     public static let agent = Surfaces(rawValue: 1 << 2)
     public static let all: Surfaces = [.human, .automation, .agent]
 
-    public var names: [String] {
-        [(Surfaces.human, "human"), (.automation, "automation"), (.agent, "agent")].filter { contains($0.0) }.map(\.1)
-    }
+    /// Each surface and its name, in the order `names` lists them.
+    static let named: [(surface: Surfaces, name: String)] = [(human, "human"), (automation, "automation"), (agent, "agent")]
 
-    /// `names` as JSON strings, quotes included, for writers that append static text (same order).
-    static let quotedNames: [(bit: UInt32, name: StaticString)] = [
-        (human.rawValue, #""human""#), (automation.rawValue, #""automation""#), (agent.rawValue, #""agent""#),
-    ]
+    public var names: [String] { Self.named.filter { contains($0.surface) }.map(\.name) }
+
+    /// `named`'s names as JSON strings, quotes included, for writers that append them as they are (same order).
+    static let quotedNames = named.map { (bit: $0.surface.rawValue, name: "\"\($0.name)\"") }
 }
 
 /// A Semantic Versioning 2.0.0 version. Ordered by precedence (build metadata ignored).

@@ -1,3 +1,5 @@
+import SkillWire
+
 /// What a skill may reach beyond computing: the `skh_permissions` a skill declares (requested, ABI 1.2)
 /// and the config's `grants` (granted) have this one shape. Entries are kept as written, placeholders
 /// included (`{config:calendars}`, `{home}/Mail`); `PermissionResolver` turns granted entries into
@@ -27,18 +29,14 @@ public struct Permissions: Sendable, Equatable {
     }
 
     /// Appends `json`'s text, written straight from the values.
-    func writeJSON(to out: inout [UInt8]) {
-        ListJSONBytes.raw(#"{"network":"#, to: &out)
-        ListJSONBytes.strings(network, to: &out)
-        ListJSONBytes.raw(#","read":"#, to: &out)
-        ListJSONBytes.strings(read, to: &out)
-        ListJSONBytes.raw(#","write":"#, to: &out)
-        ListJSONBytes.strings(write, to: &out)
-        ListJSONBytes.raw(#","environment":"#, to: &out)
-        ListJSONBytes.strings(environment, to: &out)
-        ListJSONBytes.raw(#","programs":"#, to: &out)
-        ListJSONBytes.bool(programs, to: &out)
-        out.append(0x7d)
+    func writeJSON(to line: inout Line) {
+        line.raw("{")
+        line.key("network"); line.strings(network)
+        line.key("read"); line.strings(read)
+        line.key("write"); line.strings(write)
+        line.key("environment"); line.strings(environment)
+        line.key("programs"); line.bool(programs)
+        line.raw("}")
     }
 
     /// From `json` (missing members are empty); nil when it is not an object.

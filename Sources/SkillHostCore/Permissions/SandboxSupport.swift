@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import SkillWire
 import SkillSandboxC
 import Synchronization
 
@@ -154,22 +155,18 @@ extension SkillHost {
     /// `permissions` (`permissionsJSON`: requested, granted, missing, unresolved), `sandbox` ("full" |
     /// "partial" | "off") and `sandboxMissing` (what is not in force, or why it is off). Written
     /// straight from the values, as `JSON.write` would write them.
-    public func writeListMembers(of skill: RegisteredSkill, to out: inout [UInt8]) {
+    public func writeListMembers(of skill: RegisteredSkill, to line: inout Line) {
         let requested = skill.summary.identity.permissions
         let granted = config.grants[skill.id]?.permissions ?? .none
-        ListJSONBytes.raw(#","permissions":{"requested":"#, to: &out)
-        requested.writeJSON(to: &out)
-        ListJSONBytes.raw(#","granted":"#, to: &out)
-        granted.writeJSON(to: &out)
-        ListJSONBytes.raw(#","missing":"#, to: &out)
-        ListJSONBytes.strings(requested.missing(from: granted), to: &out)
-        ListJSONBytes.raw(#","unresolved":"#, to: &out)
-        ListJSONBytes.strings(unresolved(granted, of: skill), to: &out)
-        out.append(0x7d)
+        line.key("permissions")
+        line.raw("{")
+        line.key("requested"); requested.writeJSON(to: &line)
+        line.key("granted"); granted.writeJSON(to: &line)
+        line.key("missing"); line.strings(requested.missing(from: granted))
+        line.key("unresolved"); line.strings(unresolved(granted, of: skill))
+        line.raw("}")
         let status = sandboxStatus(of: skill)
-        ListJSONBytes.raw(#","sandbox":"#, to: &out)
-        JSON.writeString(status.mode, to: &out)
-        ListJSONBytes.raw(#","sandboxMissing":"#, to: &out)
-        ListJSONBytes.strings(status.missing, to: &out)
+        line.key("sandbox"); line.quoted(status.mode)
+        line.key("sandboxMissing"); line.strings(status.missing)
     }
 }

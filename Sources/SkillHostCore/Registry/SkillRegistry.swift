@@ -1,4 +1,5 @@
 import Synchronization
+import SkillWire
 
 /// How a skill's code runs. `.process` for every skill unless the config's `"trusted"` list names it:
 /// a skill's own say-so never counts.
@@ -105,27 +106,23 @@ public struct IntentConflict: Sendable {
 
     /// Appends `json`'s text, written straight from the values (a conflict among many copies of a
     /// skill names every one of them).
-    public func writeJSON(to out: inout [UInt8]) {
-        ListJSONBytes.raw(#"{"intent":"#, to: &out)
-        JSON.writeString(intent, to: &out)
-        ListJSONBytes.raw(#","skills":"#, to: &out)
-        out.append(0x5b)
+    public func writeJSON(to line: inout Line) {
+        line.raw("{")
+        line.key("intent"); line.quoted(intent)
+        line.key("skills")
+        line.raw("[")
         for (k, b) in bindings.enumerated() {
-            if k > 0 { out.append(0x2c) }
-            ListJSONBytes.raw(#"{"id":"#, to: &out)
-            JSON.writeString(b.skill.id, to: &out)
-            ListJSONBytes.raw(#","priority":"#, to: &out)
-            ListJSONBytes.int(Int(b.intent.priority), to: &out)
-            ListJSONBytes.raw(#","confidence":"#, to: &out)
-            JSON.double(b.intent.confidence).write(to: &out)
-            ListJSONBytes.raw(#","path":"#, to: &out)
-            JSON.writeString(b.skill.file.path, to: &out)
-            out.append(0x7d)
+            if k > 0 { line.raw(",") }
+            line.raw("{")
+            line.key("id"); line.quoted(b.skill.id)
+            line.key("priority"); line.number(b.intent.priority)
+            line.key("confidence"); JSON.double(b.intent.confidence).write(to: &line.bytes)
+            line.key("path"); line.quoted(b.skill.file.path)
+            line.raw("}")
         }
-        out.append(0x5d)
-        ListJSONBytes.raw(#","chosen":"#, to: &out)
-        JSON.writeString(bindings[0].skill.id, to: &out)
-        out.append(0x7d)
+        line.raw("]")
+        line.key("chosen"); line.quoted(bindings[0].skill.id)
+        line.raw("}")
     }
 }
 

@@ -12,7 +12,7 @@ struct ScanAnswer: Sendable {
     let members: [JSONScan.Member]
 
     /// Nil when `bytes` are not one JSON object within `ManifestValidator.answerDepth`. This is the
-    /// one check of the line's grammar: everything inside is then only split (`CheckedJSON`).
+    /// one check of the line's grammar: what is inside is then only split (`JSONScan.members(checked:)`).
     init?(_ bytes: [UInt8]) {
         guard let m = bytes.withUnsafeBufferPointer({ JSONScan.members($0, maxDepth: ManifestValidator.answerDepth) }) else { return nil }
         self.bytes = bytes
@@ -47,12 +47,12 @@ struct AnswerFields {
     /// The fields of the object at `range`; no fields when the value there is not an object.
     func object(at range: Range<Int>) -> AnswerFields {
         let inner = UnsafeBufferPointer(rebasing: bytes[range])
-        return AnswerFields(inner, CheckedJSON.members(inner) ?? [])
+        return AnswerFields(inner, JSONScan.members(checked: inner) ?? [])
     }
 
     /// Where each element of the array at `range` is; nil when the value there is not an array.
     func elements(at range: Range<Int>) -> [Range<Int>]? {
-        CheckedJSON.elements(bytes, range)
+        JSONScan.elements(checked: bytes, range)
     }
 
     private func keyIs(_ m: JSONScan.Member, _ key: StaticString) -> Bool {
@@ -109,108 +109,5 @@ struct AnswerFields {
         } catch {
             return .failure(error)
         }
-    }
-}
-
-/// Splitting of bytes that `JSONScan` already checked to be valid JSON: only strings and brackets
-/// are followed (a string's end found with `memchr`), nothing is checked again. Nil (or an empty
-/// result) wherever the bytes turn out not to be the expected value, never a trap.
-enum CheckedJSON {
-
-    static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
-        var i = i
-        while i < end, JSONScan.isSpace(b[i]) { i += 1 }
-        return i
-    }
-
-    /// The index after the string whose opening quote is at `i` (before `end`).
-    static func stringEnd(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
-        guard let base = b.baseAddress else { return nil }
-        var from = i + 1
-        while from < end {
-            guard let hit = memchr(base + from, 0x22, end - from) else { return nil }
-            let k = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-            var backslashes = 0
-            while k - 1 - backslashes > i, b[k - 1 - backslashes] == 0x5c { backslashes += 1 }
-            if backslashes % 2 == 0 { return k + 1 }
-            from = k + 1
-        }
-        return nil
-    }
-
-    /// The index after the value that starts at `i` (before `end`).
-    static func valueEnd(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
-        guard i < end else { return nil }
-        switch b[i] {
-        case 0x22: return stringEnd(b, i, end)
-        case 0x7b, 0x5b:
-            var depth = 0, j = i
-            while j < end {
-                let c = b[j]
-                if c == 0x22 {
-                    guard let e = stringEnd(b, j, end) else { return nil }
-                    j = e
-                    continue
-                }
-                if c == 0x7b || c == 0x5b {
-                    depth += 1
-                } else if c == 0x7d || c == 0x5d {
-                    depth -= 1
-                    if depth == 0 { return j + 1 }
-                }
-                j += 1
-            }
-            return nil
-        default:
-            var j = i
-            while j < end, !JSONScan.isSpace(b[j]), b[j] != 0x2c, b[j] != 0x7d, b[j] != 0x5d { j += 1 }
-            return j
-        }
-    }
-
-    /// The members of the object that is all of `b` (white space around it allowed).
-    static func members(_ b: UnsafeBufferPointer<UInt8>) -> [JSONScan.Member]? {
-        let end = b.count
-        var i = skipSpace(b, 0, end)
-        guard i < end, b[i] == 0x7b else { return nil }
-        var out: [JSONScan.Member] = []
-        out.reserveCapacity(16)
-        i = skipSpace(b, i + 1, end)
-        if i < end, b[i] == 0x7d { return out }
-        while i < end {
-            guard b[i] == 0x22, let keyEnd = stringEnd(b, i, end) else { return nil }
-            let key = i..<keyEnd
-            i = skipSpace(b, keyEnd, end)
-            guard i < end, b[i] == 0x3a else { return nil }
-            i = skipSpace(b, i + 1, end)
-            guard let valueEnd = valueEnd(b, i, end) else { return nil }
-            out.append(JSONScan.Member(keyText: key, value: i..<valueEnd))
-            i = skipSpace(b, valueEnd, end)
-            guard i < end else { return nil }
-            if b[i] == 0x7d { return out }
-            guard b[i] == 0x2c else { return nil }
-            i = skipSpace(b, i + 1, end)
-        }
-        return nil
-    }
-
-    /// Where each element of the array at `range` of `b` is.
-    static func elements(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>]? {
-        let end = range.upperBound
-        var i = range.lowerBound
-        guard i < end, b[i] == 0x5b else { return nil }
-        var out: [Range<Int>] = []
-        i = skipSpace(b, i + 1, end)
-        if i < end, b[i] == 0x5d { return out }
-        while i < end {
-            guard let valueEnd = valueEnd(b, i, end) else { return nil }
-            out.append(i..<valueEnd)
-            i = skipSpace(b, valueEnd, end)
-            guard i < end else { return nil }
-            if b[i] == 0x5d { return out }
-            guard b[i] == 0x2c else { return nil }
-            i = skipSpace(b, i + 1, end)
-        }
-        return nil
     }
 }

@@ -33,7 +33,8 @@ extension ScanCache {
             try r.expect(UInt8(ascii: ","))
             try r.member("files")
             var rows: [IndexRow] = []
-            try r.list { (r: inout IndexReader) throws(JSONParseError) in rows.append(try r.row()) }
+            var repeats = IndexReader.Repeats()
+            try r.list { (r: inout IndexReader) throws(JSONParseError) in rows.append(try r.row(&repeats)) }
             try r.expect(UInt8(ascii: "}"))
             r.p.skipSpace()
             return r.p.i == bytes.count ? rows : nil
@@ -106,31 +107,43 @@ private struct IndexReader {
         return try string()
     }
 
-    /// A number (an intent's confidence). Skills of one kind repeat the same few confidences, so the
-    /// last text read and its value are kept: the same bytes again are not converted again.
+    /// A number (an intent's confidence).
     mutating func double() throws(JSONParseError) -> Double {
-        p.skipSpace()
-        let start = p.i
-        var end = start
-        while end < p.b.count, Self.numberBytes.contains(p.b[end]) { end += 1 }
-        if let last = lastNumber, last.count == end - start,
-           memcmp(p.b.baseAddress! + last.start, p.b.baseAddress! + start, last.count) == 0 {
-            p.i = end
-            return last.value
-        }
-        guard p.i < p.b.count, p.b[p.i] == UInt8(ascii: "-") || (0x30...0x39).contains(p.b[p.i]),
+        guard next().map({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }) == true,
               let v = try p.number().doubleValue else { throw wrong("a number") }
-        lastNumber = (start, p.i - start, v)
         return v
     }
-    var lastNumber: (start: Int, count: Int, value: Double)? = nil
-    private static let numberBytes = Set("-+.0123456789eE".utf8)
 
-    /// Whether the string token here (its bytes from quote to quote, escapes as written) is the one
-    /// at `span`: then it is skipped, and the caller reuses what it read there, not decoded nor
-    /// allocated again. Skills share a vendor, a category, a toolchain and often a version.
-    mutating func skipRepeat(of span: Range<Int>?) -> Bool {
-        guard next() == UInt8(ascii: "\""), let span else { return false }
+    /// A value read from a string token, and where that token's bytes are.
+    typealias Remembered<T> = (span: Range<Int>, value: T)
+
+    /// The last token read for the members of a summary that skills often share, and its value
+    /// (see `repeated`); kept from row to row.
+    struct Repeats {
+        var version: Remembered<SemanticVersion>? = nil
+        var category: Remembered<String>? = nil
+        var vendor: Remembered<String>? = nil
+        var toolchain: Remembered<String>? = nil
+    }
+
+    /// The value of the string token here. When its bytes (from quote to quote, escapes as written)
+    /// are those `last` was read from, it is skipped and `last`'s value is the answer, not decoded nor
+    /// allocated again: skills share a vendor, a category, a toolchain and often a version. Otherwise
+    /// `read` reads it, and `last` remembers the token and the value.
+    @inline(__always)
+    mutating func repeated<T>(_ last: inout Remembered<T>?,
+                              _ read: (inout IndexReader) throws(JSONParseError) -> T) throws(JSONParseError) -> T {
+        if let l = last, skipRepeat(of: l.span) { return l.value }
+        _ = next()
+        let start = p.i
+        let value = try read(&self)
+        last = (start..<p.i, value)
+        return value
+    }
+
+    /// Whether the string token here is the one at `span` (see `repeated`); then it is skipped.
+    private mutating func skipRepeat(of span: Range<Int>) -> Bool {
+        guard next() == UInt8(ascii: "\"") else { return false }
         let start = p.i
         var end = start + 1
         while end < p.b.count, p.b[end] != UInt8(ascii: "\"") { end += p.b[end] == UInt8(ascii: "\\") ? 2 : 1 }
@@ -141,11 +154,6 @@ private struct IndexReader {
         p.i = end
         return true
     }
-    /// The last text read for these members of a summary (see `skipRepeat`), and its value.
-    var lastVersion: (span: Range<Int>, value: SemanticVersion)? = nil
-    var lastCategory: (span: Range<Int>, value: String)? = nil
-    var lastVendor: (span: Range<Int>, value: String)? = nil
-    var lastToolchain: (span: Range<Int>, value: String)? = nil
 
     /// `[item, item, …]`
     mutating func list(_ item: (inout IndexReader) throws(JSONParseError) -> Void) throws(JSONParseError) {
@@ -161,7 +169,7 @@ private struct IndexReader {
 
     /// `[path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, summary, offset, length, checksum]`
     /// or `[path, inode, size, mtimeNs, ctimeNs, mode, sha256|null, refusal]`.
-    mutating func row() throws(JSONParseError) -> ScanCache.IndexRow {
+    mutating func row(_ repeats: inout Repeats) throws(JSONParseError) -> ScanCache.IndexRow {
         try expect(UInt8(ascii: "["))
         let path = try string()
         try expect(UInt8(ascii: ","))
@@ -180,7 +188,7 @@ private struct IndexReader {
         try expect(UInt8(ascii: ","))
         let body: ScanCache.IndexRow.Body
         if next() == UInt8(ascii: "[") {
-            let summary = try self.summary()
+            let summary = try self.summary(&repeats)
             try expect(UInt8(ascii: ","))
             let offset = try int()
             try expect(UInt8(ascii: ","))
@@ -198,32 +206,20 @@ private struct IndexReader {
     /// `SkillSummary.compactJSON`: `[id, name, version, category, vendor, description, abiMajor,
     /// abiMinor, toolchain|null, threadSafe, hasHealth, [[intent, flags, surfaces, priority,
     /// confidence, version], …], abiMinorRequired(, requestedPermissions)]`
-    mutating func summary() throws(JSONParseError) -> SkillSummary {
+    mutating func summary(_ repeats: inout Repeats) throws(JSONParseError) -> SkillSummary {
         try expect(UInt8(ascii: "["))
         let id = try string()
         try expect(UInt8(ascii: ","))
         let name = try string()
         try expect(UInt8(ascii: ","))
-        let version: SemanticVersion
-        if skipRepeat(of: lastVersion?.span) { version = lastVersion!.value } else {
-            let start = p.i
-            guard let v = SemanticVersion(try string()) else { throw wrong("a semantic version") }
-            (version, lastVersion) = (v, (start..<p.i, v))
+        let version = try repeated(&repeats.version) { (r: inout IndexReader) throws(JSONParseError) in
+            guard let v = SemanticVersion(try r.string()) else { throw r.wrong("a semantic version") }
+            return v
         }
         try expect(UInt8(ascii: ","))
-        let category: String
-        if skipRepeat(of: lastCategory?.span) { category = lastCategory!.value } else {
-            let start = p.i
-            category = try string()
-            lastCategory = (start..<p.i, category)
-        }
+        let category = try repeated(&repeats.category) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
-        let vendor: String
-        if skipRepeat(of: lastVendor?.span) { vendor = lastVendor!.value } else {
-            let start = p.i
-            vendor = try string()
-            lastVendor = (start..<p.i, vendor)
-        }
+        let vendor = try repeated(&repeats.vendor) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
         let description = try string()
         try expect(UInt8(ascii: ","))
@@ -231,12 +227,8 @@ private struct IndexReader {
         try expect(UInt8(ascii: ","))
         guard let minor = UInt32(exactly: try int()) else { throw wrong("an ABI minor") }
         try expect(UInt8(ascii: ","))
-        let toolchain: String?
-        if skipRepeat(of: lastToolchain?.span) { toolchain = lastToolchain!.value } else {
-            let start = p.i
-            toolchain = try optionalString()
-            if let t = toolchain { lastToolchain = (start..<p.i, t) }
-        }
+        let toolchain: String? = next() == UInt8(ascii: "n") ? try optionalString()
+            : try repeated(&repeats.toolchain) { (r: inout IndexReader) throws(JSONParseError) in try r.string() }
         try expect(UInt8(ascii: ","))
         let threadSafe = try bool()
         try expect(UInt8(ascii: ","))

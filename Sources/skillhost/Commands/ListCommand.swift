@@ -1,4 +1,5 @@
 import SkillHostCore
+import SkillWire
 
 /// `skillhost list [--all] [--json]`: `--json` prints `{"version","skills","refused","shadowed","conflicts"}`.
 enum ListCommand {
@@ -15,27 +16,27 @@ enum ListCommand {
         if args.flag("--json") {
             // One shape whatever the flags (--all changes only the text): written member by member,
             // each skill's manifest text as the scan stored it.
-            var out: [UInt8] = Array(#"{"version":"#.utf8)
-            out.reserveCapacity(registry.skills.reduce(4096) { $0 + $1.manifestText.count + 1024 })
-            JSON.string(BuildInfo.version).write(to: &out)
-            out.append(contentsOf: #","skills":["#.utf8)
+            var line = Line()
+            line.bytes.reserveCapacity(registry.skills.reduce(4096) { $0 + $1.manifestText.count + 1024 })
+            line.raw("{")
+            line.key("version"); line.quoted(BuildInfo.version)
+            line.key("skills")
+            line.raw("[")
             for (i, s) in registry.skills.enumerated() {
-                if i > 0 { out.append(0x2c) }
-                s.writeListJSON(health: health[s.id], shadows: scan.shadowed(by: s.id), to: &out) { host.writeListMembers(of: s, to: &$0) }
+                if i > 0 { line.raw(",") }
+                s.writeListJSON(health: health[s.id], shadows: scan.shadowed(by: s.id), to: &line) { host.writeListMembers(of: s, to: &$0) }
             }
-            out.append(contentsOf: #"],"refused":"#.utf8)
-            JSON.array(scan.refusals.map(\.json)).write(to: &out)
-            out.append(contentsOf: #","shadowed":"#.utf8)
-            JSON.array(scan.shadowed.map(\.json)).write(to: &out)
-            out.append(contentsOf: #","conflicts":"#.utf8)
-            out.append(0x5b)
+            line.raw("]")
+            line.key("refused"); JSON.array(scan.refusals.map(\.json)).write(to: &line.bytes)
+            line.key("shadowed"); JSON.array(scan.shadowed.map(\.json)).write(to: &line.bytes)
+            line.key("conflicts")
+            line.raw("[")
             for (k, c) in registry.conflicts.enumerated() {
-                if k > 0 { out.append(0x2c) }
-                c.writeJSON(to: &out)
+                if k > 0 { line.raw(",") }
+                c.writeJSON(to: &line)
             }
-            out.append(0x5d)
-            out.append(contentsOf: "}\n".utf8)
-            ProtectedOutput.write(bytes: out)
+            line.raw("]}\n")
+            ProtectedOutput.write(bytes: line.bytes)
             return 0
         }
         let rows = registry.skills.map { s in

@@ -83,8 +83,7 @@ final class HostTimers: @unchecked Sendable {
                 continue
             }
             guard actions[top.id] != nil else { _ = pop(); continue }
-            let now = DispatchTime.now().uptimeNanoseconds
-            if top.at <= now {
+            if top.at <= CallDeadline.uptimeNow() {
                 _ = pop()
                 let action = actions.removeValue(forKey: top.id)!
                 pthread_mutex_unlock(mutex)
@@ -92,12 +91,10 @@ final class HostTimers: @unchecked Sendable {
                 pthread_mutex_lock(mutex)
                 continue
             }
-            // Sleep on the monotonic clock until the earliest deadline (or a new, earlier one).
-            var ts = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &ts)
-            let wake = UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec) + (top.at - now)
-            ts.tv_sec = Int(wake / 1_000_000_000)
-            ts.tv_nsec = Int(wake % 1_000_000_000)
+            // Sleep until the earliest deadline (or a new, earlier one). The condition waits on
+            // CLOCK_MONOTONIC, the clock of `DispatchTime.uptimeNanoseconds` and `CallDeadline`: a
+            // deadline is already the instant to wake at.
+            var ts = timespec(tv_sec: Int(top.at / 1_000_000_000), tv_nsec: Int(top.at % 1_000_000_000))
             _ = pthread_cond_timedwait(cond, mutex, &ts)
         }
     }
