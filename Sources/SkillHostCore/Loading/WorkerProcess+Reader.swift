@@ -37,8 +37,7 @@ extension WorkerProcess {
             if fds[2].revents != 0 {
                 // A sender's byte (bytes queued: polled for above from the next round) or the watcher's
                 // (the process ended: it recorded the exit before writing).
-                var drained = [UInt8](repeating: 0, count: 64)
-                while read(wake.read, &drained, drained.count) == drained.count {}
+                while chunk.withUnsafeMutableBytes({ read(wake.read, $0.baseAddress, $0.count) }) > 0 {}
                 exited = state.withLock { $0.exit != nil }
             }
             if fds[1].revents != 0 || exited, outputOpen {

@@ -29,19 +29,20 @@ final class ChildProcess {
         /// so that the child and anything it forks can be signalled together.
         case worker(output: Int32, send: Int32, receive: Int32)
 
-        /// The child's first descriptor after the layout's own: where the passed files start.
-        var firstPassedFD: Int32 {
+        /// Which of the host's descriptors becomes which of the child's.
+        var descriptors: [(from: Int32, to: Int32)] {
             switch self {
-            case .scan: 4
-            case .worker: WireProtocol.workerSkillFD
+            case .scan(let err, let fd3): [(err, 2), (fd3, 3)]
+            case .worker(let output, let send, let receive):
+                [(output, 1), (output, 2), (send, WireProtocol.workerSendFD), (receive, WireProtocol.workerReceiveFD)]
             }
         }
     }
 
     /// Starts `executable` with `arguments` (argv[0] is the executable path) and returns its pid.
     /// stdin is /dev/null; the descriptors named by `layout` are dup'ed into the child, and `passing`
-    /// as the fds from `layout.firstPassedFD` on, in order (checked skill files; the caller keeps and
-    /// closes its own copies).
+    /// as the fds after the layout's last one, in order (checked skill files: fd 4 on for a scan
+    /// process, fd 5 on for a worker, `WireProtocol.workerSkillFD`; the caller keeps and closes its own copies).
     /// Every other descriptor is closed in the child, close-on-exec or not.
     /// `base`: the child's environment before `extra` (a sandboxed worker's or a scan process's short
     /// list, see `WorkerSandbox`); nil means the host's own. SWIFT_BACKTRACE=enable=no is always set.
@@ -50,15 +51,9 @@ final class ChildProcess {
         // Every descriptor the child gets (the layout's and the passed files) is first copied above the
         // child's last one, so that no dup2 below overwrites a descriptor another one still has to
         // copy from, and none is dup'ed onto its own number (which would keep it close-on-exec).
-        let firstPassed = layout.firstPassedFD
+        var targets = layout.descriptors
+        let firstPassed = targets.map(\.to).max()! + 1
         let firstFree = firstPassed + Int32(passing.count)
-        var targets: [(from: Int32, to: Int32)] = []
-        switch layout {
-        case .scan(let err, let fd3):
-            targets = [(err, 2), (fd3, 3)]
-        case .worker(let output, let send, let receive):
-            targets = [(output, 1), (output, 2), (send, WireProtocol.workerSendFD), (receive, WireProtocol.workerReceiveFD)]
-        }
         targets += passing.enumerated().map { ($0.element, firstPassed + Int32($0.offset)) }
         let copies = targets.map { fcntl($0.from, F_DUPFD_CLOEXEC, firstFree) }
         defer { for fd in copies where fd >= 0 { close(fd) } }
