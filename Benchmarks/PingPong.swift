@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SkillHostCore
 
 /// The baseline for (c): a raw ping-pong between this process and a tiny C child, with frames shaped
 /// like the host ↔ worker protocol (4-byte big-endian length, then the body) and sized like the real
@@ -10,7 +11,7 @@ import Glibc
 /// pipes (what the worker channel is now, `WireProtocol.workerSendFD`).
 struct PingPong {
     /// How the two processes are connected.
-    enum Transport: String {
+    enum Transport {
         /// One AF_UNIX stream socketpair: the child's fd 3 both ways.
         case socketpair
         /// Two pipes, laid out like a worker's: the child writes to fd 3 and reads from fd 4.
@@ -94,15 +95,11 @@ struct PingPong {
                 childEnds = [(sv[1], 3)]
                 (sendFD, readFD) = (sv[0], sv[0])
             case .pipes:
-                // pipe2(2) close-on-exec from the start (through dlsym: Swift's Glibc hides it), so that
-                // no child another thread starts meanwhile inherits an end.
-                typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-                guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { fail("pipe2 not found") }
-                let pipe2 = unsafeBitCast(sym, to: Pipe2.self)
-                var requests: [Int32] = [0, 0], replies: [Int32] = [0, 0]
-                guard pipe2(&requests, O_CLOEXEC) == 0, pipe2(&replies, O_CLOEXEC) == 0 else { fail("pipe2: \(String(cString: strerror(errno)))") }
-                childEnds = [(replies[1], 3), (requests[0], 4)]
-                (sendFD, readFD) = (requests[1], replies[0])
+                // Close-on-exec from the start, as the host makes a worker's (no child another thread
+                // starts meanwhile inherits an end).
+                guard let requests = Descriptors.pipe(), let replies = Descriptors.pipe() else { fail("pipe2: \(String(cString: strerror(errno)))") }
+                childEnds = [(replies.write, 3), (requests.read, 4)]
+                (sendFD, readFD) = (requests.write, replies.read)
             }
             // adddup2 onto the same number would keep close-on-exec, and must not overwrite an end
             // still to be copied: copy the child's ends above 10 first.
