@@ -150,7 +150,7 @@ enum TreeAuditLine {
             l.key("skill"); l.quoted(success?.skillID ?? b.skill.id)
             l.key("version"); l.quoted(success?.skillVersion ?? b.skill.versionText)
         }
-        l.key("decision"); l.quoted(record.decision?.name ?? "none")
+        l.key("decision"); l.quoted(record.decision.map { "\($0.name)" } ?? "none")
         switch outcome {
         case .success(let s):
             l.key("outcome"); l.raw("\"ok\"")
@@ -183,7 +183,6 @@ enum TreeAuditLine {
         switch value {
         case .object(let o):
             out = .object(JSONObject(o.map { m -> (key: String, value: JSON) in
-                if s.secretProperties.contains(m.key) { return (m.key, .string("[redacted]")) }
                 if let p = s.properties.first(where: { $0.0 == m.key })?.1 { return (m.key, redacted(m.value, p)) }
                 if case .schema(let a) = s.additional { return (m.key, redacted(m.value, a)) }
                 return (m.key, m.value)

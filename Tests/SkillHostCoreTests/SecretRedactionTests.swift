@@ -56,10 +56,15 @@ final class SecretRedactionTests: XCTestCase {
         XCTAssertEqual(SecretScope(nil).redacting(input), input)
     }
 
-    func testSecretPropertiesAreTheSecretPropertiesSchemas() throws {
+    func testAMemberIsSecretExactlyWhereItsOwnSchemaOrAnEnclosingOneIsMarked() throws {
         let s = try schema(#"{"type":"object","properties":{"a":{"secret":true},"b":{"writeOnly":true},"c":{"writeOnly":false},"d":{"properties":{"e":{"secret":true}}}}}"#)
-        XCTAssertEqual(s.secretProperties, ["a", "b"])
-        XCTAssertEqual(s.secretProperties, Set(s.properties.filter { $0.1.isSecret }.map(\.0)))
+        let scope = SecretScope(s)
+        XCTAssertTrue(scope.member("a").isSecret)
+        XCTAssertTrue(scope.member("b").isSecret)
+        XCTAssertFalse(scope.member("c").isSecret, "writeOnly false marks nothing")
+        XCTAssertFalse(scope.member("d").isSecret)
+        XCTAssertTrue(scope.member("d").member("e").isSecret)
+        XCTAssertFalse(scope.member("unknown").isSecret)
         XCTAssertTrue(s.mayRedact)
     }
 
@@ -67,17 +72,24 @@ final class SecretRedactionTests: XCTestCase {
     func testValidationNeverQuotesASecret() throws {
         let s = try schema(#"""
             {"type":"object","properties":{"pin":{"type":"string","pattern":"^[0-9]+$","secret":true},"day":{"type":"string","format":"date"},
-             "n":{"type":"integer","maximum":3}},
+             "n":{"type":"integer","maximum":3},"codes":{"type":"array","items":{"type":"string","maxLength":2,"secret":true}},
+             "alt":{"anyOf":[{"properties":{"t":{"secret":true}}}],"properties":{"t":{"type":"integer"}}}},
              "allOf":[{"properties":{"n":{"writeOnly":true}}}],
              "additionalProperties":{"type":"object","properties":{"k":{"enum":["a"],"secret":true}}}}
             """#)
-        let v = s.validate(try JSON.parse(#"{"pin":"hunter2","day":"2026-13-01","n":77,"more":{"k":"zzz"}}"#)).map(\.description)
+        let input = try JSON.parse(#"{"pin":"hunter2","day":"2026-13-01","n":77,"codes":["ok","toolong"],"alt":{"t":"s3cret"},"more":{"k":"zzz"}}"#)
+        let v = s.validate(input, limit: 20).map(\.description)
         XCTAssertEqual(v, [
             #"field "pin": expected a string matching ^[0-9]+$, found a secret string (not shown)"#,
             #"field "day": expected a date YYYY-MM-DD, found "2026-13-01""#,
             #"field "n": expected a number ≤ 3, found a secret number (not shown)"#,
+            #"field "codes[1]": expected at most 2 characters, found 7"#,
+            #"field "alt.t": expected an integer, found a secret string (not shown)"#,
             #"field "more.k": expected one of "a", found a secret string (not shown)"#,
         ])
+        for secret in ["hunter2", "77", "toolong", "s3cret", "zzz"] {
+            XCTAssertFalse(v.joined().contains(secret), "\(secret) is quoted: \(v)")
+        }
     }
 
     func testKnownSecretsAreCutFromFreeTextLongestFirst() {

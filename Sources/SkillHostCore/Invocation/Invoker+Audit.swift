@@ -64,12 +64,7 @@ extension Invoker {
         } else {
             l.raw(",\"intent\":"); l.quoted(request.intent)
         }
-        switch record.decision {
-        case nil: l.raw(",\"decision\":\"none\"")
-        case .allowed: l.raw(",\"decision\":\"allowed\"")
-        case .confirmed: l.raw(",\"decision\":\"confirmed\"")
-        case .denied: l.raw(",\"decision\":\"denied\"")
-        }
+        l.raw(",\"decision\":\""); l.raw(record.decision?.name ?? "none"); l.raw("\"")
         switch outcome {
         case .success(let s):
             l.raw(",\"outcome\":\"ok\"")

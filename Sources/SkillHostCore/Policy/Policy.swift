@@ -7,8 +7,8 @@ public enum PolicyDecision: Sendable, Equatable {
     /// The call may not go ahead; `Denial` names the rule.
     case denied(Denial)
 
-    /// "allowed", "confirmed" or "denied": the audit log's `decision`.
-    public var name: String {
+    /// "allowed", "confirmed" or "denied": the audit log's `decision` (written as fixed text).
+    public var name: StaticString {
         switch self {
         case .allowed: return "allowed"
         case .confirmed: return "confirmed"

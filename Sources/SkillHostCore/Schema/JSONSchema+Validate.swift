@@ -11,10 +11,23 @@ public struct SchemaViolation: Sendable, CustomStringConvertible {
 extension JSONSchema {
     /// Every violation of this schema by `value`, at most `limit` of them, in document order. A
     /// message never quotes a value the schema marks secret (`SecretScope`): it names its type only.
+    /// The check runs without tracking secrets (the common case: no violation, and no message to
+    /// word); only a failing value of a schema that marks secrets is checked again, tracking them.
     public func validate(_ value: JSON, limit: Int = 8) -> [SchemaViolation] {
         var out: [SchemaViolation] = []
-        check(value, path: "", scope: SecretScope(self), into: &out, limit: limit)
+        check(value, path: "", scope: .plain, into: &out, limit: limit)
+        if !out.isEmpty && mayRedact {
+            out = []
+            check(value, path: "", scope: SecretScope(self), into: &out, limit: limit)
+        }
         return out
+    }
+
+    /// Whether `value` matches this schema (for `anyOf` / `oneOf` branches: no message is kept).
+    private func matches(_ value: JSON) -> Bool {
+        var out: [SchemaViolation] = []
+        check(value, path: "", scope: .plain, into: &out, limit: 1)
+        return out.isEmpty
     }
 
     /// `scope`: where `v` sits as far as secrets go (the same for every schema that describes `v`).
@@ -83,11 +96,11 @@ extension JSONSchema {
         default: break
         }
         for s in allOf { s.check(v, path: path, scope: scope, into: &out, limit: limit) }
-        if !anyOf.isEmpty, !anyOf.contains(where: { $0.validate(v, limit: 1).isEmpty }) {
+        if !anyOf.isEmpty, !anyOf.contains(where: { $0.matches(v) }) {
             fail("does not match any of the \(anyOf.count) allowed shapes")
         }
         if !oneOf.isEmpty {
-            let n = oneOf.filter { $0.validate(v, limit: 1).isEmpty }.count
+            let n = oneOf.filter { $0.matches(v) }.count
             if n != 1 { fail("expected exactly one of \(oneOf.count) shapes to match, \(n) did") }
         }
     }

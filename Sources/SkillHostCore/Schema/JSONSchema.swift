@@ -27,9 +27,6 @@ public final class JSONSchema: @unchecked Sendable {
     let pattern: (source: String, regex: Regex<AnyRegexOutput>)?
     let format: String?
     let anyOf: [JSONSchema], oneOf: [JSONSchema], allOf: [JSONSchema]
-    /// The names of the properties whose own schema `isSecret` (derived from them, so the two cannot
-    /// disagree; see `SecretScope`).
-    public let secretProperties: Set<String>
     /// This schema itself is marked `"secret": true` or `"writeOnly": true`: any value it describes is
     /// redacted, wherever it sits (a property, an `items`, an `additionalProperties`, a branch of
     /// `allOf` / `anyOf` / `oneOf`).
@@ -148,7 +145,6 @@ public final class JSONSchema: @unchecked Sendable {
         }
         anyOf = try list("anyOf", kw.anyOf); oneOf = try list("oneOf", kw.oneOf); allOf = try list("allOf", kw.allOf)
         isSecret = kw.secret?.boolValue == true || kw.writeOnly?.boolValue == true
-        secretProperties = Set(props.lazy.filter { $0.1.isSecret }.map(\.0))
         var inner = properties.map(\.1) + anyOf + oneOf + allOf
         if let items { inner.append(items) }
         if case .schema(let a) = additional { inner.append(a) }

@@ -47,7 +47,6 @@ enum SecretScope {
         guard case .within(let all) = self else { return self }
         var inner: [JSONSchema] = []
         for s in all {
-            if s.secretProperties.contains(key) { return .secret }
             if let p = s.properties.first(where: { $0.0 == key })?.1 { inner.append(p) } else if case .schema(let a) = s.additional { inner.append(a) }
         }
         return SecretScope(describedBy: inner)

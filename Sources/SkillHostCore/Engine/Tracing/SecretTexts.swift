@@ -47,12 +47,13 @@ final class SecretTexts: Sendable {
     func scrub(_ text: String) -> String {
         let known = texts.withLock { $0 }
         guard !known.isEmpty, known.contains(where: { text.contains($0) }) else { return text }
-        let bytes = Array(text.utf8), secrets = known.map { Array($0.utf8) }, marker = Array(SecretScope.marker.utf8)
+        let bytes = Array(text.utf8), marker = Array(SecretScope.marker.utf8)
+        let candidates = known.map { Array($0.utf8) } + [marker]  // the marker too: kept whole
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0
         scan: while i < bytes.count {
-            for s in secrets + [marker] where i + s.count <= bytes.count && bytes[i] == s[0] && bytes[i..<(i + s.count)].elementsEqual(s) {
+            for s in candidates where i + s.count <= bytes.count && bytes[i] == s[0] && bytes[i..<(i + s.count)].elementsEqual(s) {
                 out += marker
                 i += s.count
                 continue scan
