@@ -178,15 +178,8 @@ extension Sandbox {
         f.key("mode"); f.quoted(r.mode)
         f.key("landlockABI"); f.number(r.landlockABI)
         f.key("applyMicros"); f.number(r.applyMicros)
-        for (key, list) in [("missing", r.missing), ("problems", r.problems)] {
-            if key == "missing" { f.key("missing") } else { f.key("problems") }
-            f.raw("[")
-            for (k, p) in list.enumerated() {
-                if k > 0 { f.raw(",") }
-                f.quoted(p)
-            }
-            f.raw("]")
-        }
+        f.key("missing"); f.strings(r.missing)
+        f.key("problems"); f.strings(r.problems)
         f.raw("}")
     }
 }

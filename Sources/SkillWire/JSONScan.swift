@@ -278,7 +278,7 @@ public enum JSONScan {
             guard j < b.count else { break }
             let c = b[j]
             if c == 0x22 {
-                if !ascii && String(validating: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self) == nil { return nil }
+                if !ascii && UTF8Check.firstInvalidOffset(UnsafeBufferPointer(rebasing: b[(i + 1)..<j])) != nil { return nil }
                 return j + 1
             }
             if c < 0x20 { return nil }

@@ -119,12 +119,7 @@ func runServeMode(_ args: [String]) -> Never {
     hello.key(.skill); hello.quoted(options.id)
     hello.key(.threadSafe); hello.bool(skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0)
     hello.key(.hasHealth); hello.bool(skill.pointee.health != nil)
-    hello.key(.limitProblems); hello.raw("[")
-    for (k, p) in problems.enumerated() {
-        if k > 0 { hello.raw(",") }
-        hello.quoted(p)
-    }
-    hello.raw("]")
+    hello.key(.limitProblems); hello.strings(problems)
     Sandbox.writeHello(&hello)
     channel.send(hello)
     ready.signal()
