@@ -1,4 +1,5 @@
 import SkillHostCore
+import SkillWire
 
 /// JSON-RPC 2.0 as MCP's stdio transport uses it: one message per line, no batches.
 enum JSONRPC {
@@ -82,6 +83,30 @@ extension JSON {
         write(to: &out)
         return out
     }
+}
+
+/// A JSON-RPC message as its compact JSON text (UTF-8, no newline): what a request's `finish` hands
+/// the transports, which write it as it is. Made from a tree (`init(_:)`) or, for a call's response,
+/// written directly around the result's text (`response(id:resultText:)`), so a call's result is never
+/// built into a tree only to be written out again.
+struct RPCMessage: Sendable {
+    let bytes: [UInt8]
+
+    init(_ message: JSON) { bytes = message.bytes }
+
+    /// `{"jsonrpc":"2.0","id":ID,"result":RESULT}` where `resultText` is RESULT's JSON text.
+    static func response(id: JSON, resultText: [UInt8]) -> RPCMessage {
+        var out: [UInt8] = []
+        out.reserveCapacity(resultText.count + 48)
+        JSONText.append(#"{"jsonrpc":"2.0","id":"#, to: &out)
+        id.write(to: &out)
+        JSONText.append(#","result":"#, to: &out)
+        out.append(contentsOf: resultText)
+        out.append(0x7d)
+        return RPCMessage(bytes: out)
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
 }
 
 /// An error a handler answers with instead of a result.

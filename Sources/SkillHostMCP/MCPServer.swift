@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import SkillHostCore
+import SkillWire
 import Synchronization
 
 /// `skillhost mcp`: the agent surface. A thin adapter from MCP (JSON-RPC) to the core: every tool
@@ -60,14 +61,14 @@ public final class MCPServer: Sendable {
         session.state.withLock { $0.lastSeen = MCPSession.monotonicSeconds() }
         switch incoming {
         case .ignored: return
-        case .invalid(let id, let code, let message): reply.finish(JSONRPC.error(id, code, message))
+        case .invalid(let id, let code, let message): reply.finish(RPCMessage(JSONRPC.error(id, code, message)))
         case .notification(let method, let params): notification(method, params, session)
         case .request(let id, let method, let params):
             if method == "tools/call" { return call(id, params, session, reply, startsHere: startsHere) }
             do {
-                reply.finish(JSONRPC.result(id, try request(method, params, session)))
+                reply.finish(RPCMessage(JSONRPC.result(id, try request(method, params, session))))
             } catch {
-                reply.finish(JSONRPC.error(id, error.code, error.message))
+                reply.finish(RPCMessage(JSONRPC.error(id, error.code, error.message)))
             }
         }
     }
@@ -162,7 +163,7 @@ public final class MCPServer: Sendable {
 
     private func call(_ id: JSON, _ params: JSONObject, _ session: MCPSession, _ reply: MCPReply, startsHere: Bool) {
         guard let name = params["name"]?.stringValue else {
-            return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: tools/call needs \"name\""))
+            return reply.finish(RPCMessage(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: tools/call needs \"name\"")))
         }
         if name == AskTool.name { return ask(id, params, session, reply) }
         // A tool not listed but served (policy keeps it from agents) still goes to the core, which
@@ -174,12 +175,12 @@ public final class MCPServer: Sendable {
         } else {
             address = ToolCatalog.address(ofTool: name) ?? name
             guard !host.registry.bindings(for: address).isEmpty else {
-                return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)"))
+                return reply.finish(RPCMessage(JSONRPC.error(id, JSONRPC.invalidParams, "Unknown tool: \(name)")))
             }
         }
         let arguments = params["arguments"] ?? .object(JSONObject())
         guard case .object(let argumentObject) = arguments else {
-            return reply.finish(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)"))
+            return reply.finish(RPCMessage(JSONRPC.error(id, JSONRPC.invalidParams, "Invalid params: \"arguments\" must be an object, found \(arguments.typeDescription)")))
         }
         let token = params["_meta"]?["progressToken"]
         inFlight(id, session, reply, startsOnThisThread: startsHere) { [self] caller, cancellation in
@@ -194,7 +195,7 @@ public final class MCPServer: Sendable {
                 }
             }
             let outcome = await host.invoke(request)
-            return (Self.toolResult(outcome), { [self] in
+            return (Self.toolResultText(outcome), { [self] in
                 if case .failure(let e) = outcome, e.kind != .invalidInput {
                     log("warning", "\(name): \(e.kind.rawValue): \(e.message)", session: session, via: reply.notify)
                 }
@@ -215,12 +216,12 @@ public final class MCPServer: Sendable {
         }
         let report = progress
         inFlight(id, session, reply, startsOnThisThread: false) { [self] caller, cancellation in
-            (await AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation), nil)
+            (await AskTool.call(host: host, arguments: arguments, caller: caller, progress: report, cancellation: cancellation).bytes, nil)
         }
     }
 
     /// Runs request `id` as a task, an agent call that `notifications/cancelled` can cancel meanwhile:
-    /// `work` gets the caller and the cancellation, and returns the result to send and what to do just before
+    /// `work` gets the caller and the cancellation, and returns the result to send (its JSON text) and what to do just before
     /// it is sent (log what the call did). A cancelled request gets no response (the client has stopped waiting for it).
     ///
     /// The task prefers `CallExecutor` like every surface's request task (`startCallTask`), so a
@@ -234,7 +235,7 @@ public final class MCPServer: Sendable {
     /// under `ReaderRelay`, so another thread carries on reading. The engine (`skillhost_ask`)
     /// computes before it waits, so it always starts on the pool.
     private func inFlight(_ id: JSON, _ session: MCPSession, _ reply: MCPReply, startsOnThisThread: Bool,
-                          _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: JSON, then: (@Sendable () -> Void)?)) {
+                          _ work: @escaping @Sendable (Caller, Cancellation) async -> (result: [UInt8], then: (@Sendable () -> Void)?)) {
         let cancellation = Cancellation()
         let key = id.serialized
         let caller = session.state.withLock { s -> Caller in
@@ -250,9 +251,30 @@ public final class MCPServer: Sendable {
             // What the call logs goes out before its response: a client that has the response has
             // also seen its log lines, at the level in force when the call ended.
             then?()
-            reply.finish(JSONRPC.result(id, result))
+            reply.finish(RPCMessage.response(id: id, resultText: result))
         }
         if startsOnThisThread { startCallTaskHere(run) } else { startCallTask(run) }
+    }
+
+    /// `toolResult(outcome)` as JSON text, a success written directly: the result is serialized once
+    /// and used twice (escaped as the text content, as it is for `structuredContent`), with no tree
+    /// built around it. The same bytes as `toolResult(outcome).bytes` (JSONRPCTests checks).
+    static func toolResultText(_ outcome: Result<InvokeSuccess, SkillError>) -> [UInt8] {
+        guard case .success(let s) = outcome else { return toolResult(outcome).bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(128)
+        s.result.write(to: &result)
+        var out: [UInt8] = []
+        out.reserveCapacity(2 * result.count + 96)
+        JSONText.append(#"{"content":[{"type":"text","text":""#, to: &out)
+        result.withUnsafeBufferPointer { JSONText.append($0, to: &out) }
+        JSONText.append(#""}]"#, to: &out)
+        if case .object = s.result {
+            JSONText.append(#","structuredContent":"#, to: &out)
+            out.append(contentsOf: result)
+        }
+        JSONText.append(#","isError":false}"#, to: &out)
+        return out
     }
 
     /// A call's outcome as a `CallToolResult`: the result as `structuredContent` and as JSON text, or

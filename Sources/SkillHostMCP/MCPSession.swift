@@ -60,9 +60,9 @@ final class MCPSession: Sendable {
 /// which gets no response).
 struct MCPReply: Sendable {
     let notify: @Sendable (JSON) -> Void
-    let finish: @Sendable (JSON?) -> Void
+    let finish: @Sendable (RPCMessage?) -> Void
 
-    init(notify: @escaping @Sendable (JSON) -> Void, finish: @escaping @Sendable (JSON?) -> Void) {
+    init(notify: @escaping @Sendable (JSON) -> Void, finish: @escaping @Sendable (RPCMessage?) -> Void) {
         (self.notify, self.finish) = (notify, finish)
     }
 }

@@ -30,10 +30,11 @@ final class StdioTransport: Sendable {
     init(maxLine: Int = 64 << 20) { self.maxLine = maxLine }
 
     /// Sends one message (a line), from any thread; never blocks on a client slow to read.
-    func send(_ message: JSON) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        message.write(to: &bytes)
+    func send(_ message: JSON) { send(RPCMessage(message)) }
+
+    /// Sends one message already written as JSON text (a line: the newline is added).
+    func send(_ message: RPCMessage) {
+        var bytes = message.bytes
         bytes.append(0x0a)
         let writer = output.withLock { o -> Bool in
             o.queue.append(bytes)

@@ -45,4 +45,22 @@ final class JSONRPCTests: XCTestCase {
         XCTAssertEqual(bad["content"]?.arrayValue?.first?["text"], .string("denied: x.y is rate-limited\nhint: wait"))
         XCTAssertEqual(bad["_meta"]?["dev.skillhost/error"]?["rule"], .string("policy.rateLimits.agent.*"))
     }
+
+    /// The written response of a call is byte for byte the one the tree would give, for results of
+    /// every kind (an object, not an object, strings that need escapes, non-ASCII text) and a failure.
+    func testToolResultTextIsTheTreesText() throws {
+        let results: [JSON] = [
+            ["n": 1], .object(JSONObject()), ["s": .string("a \"quoted\" \\ line\nbreak\u{1}\ttab"), "u": "grüße 🎉", "a": [1, "x", .null, .bool(true)]],
+            .array([1, 2]), .string("plain \"text\""), .int(-7), .double(2.5), .null, .bool(false),
+        ]
+        for r in results {
+            let outcome = Result<InvokeSuccess, SkillError>.success(InvokeSuccess(intent: "x.y", skillID: "a.b", skillVersion: "1.0.0", result: r, message: "m", durationMs: 1))
+            XCTAssertEqual(MCPServer.toolResultText(outcome), MCPServer.toolResult(outcome).bytes, "result \(r.serialized)")
+            XCTAssertEqual(try JSON.parse(MCPServer.toolResultText(outcome)), MCPServer.toolResult(outcome))
+        }
+        let failed = Result<InvokeSuccess, SkillError>.failure(SkillError(.timeout, "slow \"skill\"", hint: "raise it"))
+        XCTAssertEqual(MCPServer.toolResultText(failed), MCPServer.toolResult(failed).bytes)
+        let message = RPCMessage.response(id: .string("r\"1"), resultText: MCPServer.toolResultText(failed))
+        XCTAssertEqual(message.bytes, RPCMessage(JSONRPC.result(.string("r\"1"), MCPServer.toolResult(failed))).bytes)
+    }
 }

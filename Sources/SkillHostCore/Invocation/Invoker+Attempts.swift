@@ -14,9 +14,21 @@ extension Invoker {
         var candidates = plan.bindings.dropFirst().makeIterator()
         var current = binding
         while true {
-            let outcome = await attempt(current, plan)
-            guard case .failure(let e) = outcome else {
-                return outcome.map { var s = $0; s.fallback = tried; return s }
+            // One skill's try: the quarantine gate (a quarantined skill is not called, nor any skill
+            // whose outcome could not be recorded), then the call, its outcome recorded.
+            let e: SkillError
+            if let refusal = health.refusal(for: current.skill) {
+                e = refusal
+            } else {
+                let outcome = await call(current, plan)
+                recordHealth(outcome, of: current.skill)
+                switch consume outcome {
+                case .success(var s):
+                    if !tried.isEmpty { s.fallback = tried }
+                    return .success(s)
+                case .failure(let f):
+                    e = f.error
+                }
             }
             guard Self.fallbackKinds.contains(e.kind), !current.intent.flags.isDisjoint(with: [.readOnly, .idempotent]),
                   let next = nextCandidate(&candidates, request) else {
@@ -43,13 +55,9 @@ extension Invoker {
         return nil
     }
 
-    /// One skill's try at a call: quarantine gate, input schema, load, call, result checks. Records
-    /// the outcome in the skill's health when the skill was reached.
-    nonisolated(nonsending) private func attempt(_ binding: IntentBinding, _ plan: CallPlan) async -> Result<InvokeSuccess, SkillError> {
-        let skill = binding.skill
-        // A quarantined skill is not called, nor any skill whose outcome could not be recorded.
-        if let refusal = health.refusal(for: skill) { return .failure(refusal) }
-        let outcome = await call(binding, plan)
+    /// Records a call's outcome in the skill's health when the skill was reached. Not an async step
+    /// of its own around `call`: each async level costs a task frame and an executor check per call.
+    private func recordHealth(_ outcome: borrowing Result<InvokeSuccess, Failure>, of skill: RegisteredSkill) {
         switch outcome {
         case .success: health.record(skill, .succeeded(count: 1))
         case .failure(let e) where e.reached:
@@ -61,7 +69,6 @@ extension Invoker {
             }
         case .failure: break
         }
-        return outcome.mapError(\.error)
     }
 
     /// A failure, and whether the skill (or its worker) was reached.

@@ -204,12 +204,13 @@ final class WorkerProcess: Sendable {
     nonisolated(nonsending) func call(intent: String, input: [UInt8], context: String, deadline: DispatchTime,
               progress: (@Sendable (UInt32, UInt32, String?) -> Void)?,
               cancellation: Cancellation? = nil, view: ContextView? = nil) async -> Result<RawCompletion, SkillError>? {
-        let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress)
+        let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress, worker: self)
         let id: UInt64
         switch register(waiter, in: \.calls) {
         case .failure(let e): return .failure(e)
         case .success(let i): id = i
         }
+        waiter.id = id
         output.callStarted()
         var f = Line.frame(.invoke)
         f.bytes.reserveCapacity(input.count + context.utf8.count + intent.utf8.count + 96)
@@ -230,20 +231,26 @@ final class WorkerProcess: Sendable {
         }
         // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
         _ = send(f, withStore: true)
-        cancellation?.onCancel { [self] in
-            var c = Line.frame(.cancel)
-            c.key(.id); c.number(id)
-            _ = send(c, withStore: false)
-            HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
-                let stopped = waiter.resolve(.failure(SkillError(
-                    .cancelled, "\(intent) was cancelled; skill \(skill.id) did not stop within \(Cancellation.graceMs) ms, so its worker was stopped",
-                    hint: "the next call starts a new worker; a skill should check is_cancelled during long work", skillID: skill.id)))
-                if stopped { terminate(.cancelled(intent: intent)) }
-            }
-        }
+        cancellation?.onCancel(waiter)
         if let outcome = await waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.calls.removeValue(forKey: id) }
         return nil
+    }
+
+    /// The call of `waiter` was cancelled: a `cancel` frame tells the worker (the skill's
+    /// `is_cancelled` turns true); a skill that has not completed `Cancellation.graceMs` later gets its
+    /// worker stopped, and the call ends `cancelled`.
+    func cancelled(_ waiter: WorkerWaiter<RawCompletion>) {
+        var c = Line.frame(.cancel)
+        c.key(.id); c.number(waiter.id)
+        _ = send(c, withStore: false)
+        let intent = waiter.intent ?? "a call"
+        HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
+            let stopped = waiter.resolve(.failure(SkillError(
+                .cancelled, "\(intent) was cancelled; skill \(skill.id) did not stop within \(Cancellation.graceMs) ms, so its worker was stopped",
+                hint: "the next call starts a new worker; a skill should check is_cancelled during long work", skillID: skill.id)))
+            if stopped { terminate(.cancelled(intent: intent)) }
+        }
     }
 
     /// Asks the skill's health function, waiting until `deadline`; nil when no answer came in time
@@ -375,6 +382,9 @@ final class WorkerProcess: Sendable {
     }
 
     var hasEnded: Bool { state.withLock { $0.death != nil } }
+
+    /// Loaded (hello received) and not ended: what `waitReady` would answer at once with no error.
+    var isReady: Bool { state.withLock { $0.ready && $0.death == nil && $0.loadError == nil } }
 
     // MARK: - Watcher thread
 

@@ -56,9 +56,13 @@ final class WorkerRuntime: SkillRuntime {
         }
         defer { serial?.leave() }
         let worker: WorkerProcess
-        switch await readyWorker(deadline: deadline, intent: intent) {
-        case .failure(let e): return .failure(e)
-        case .success(let w): worker = w
+        if let w = runningReadyWorker() {
+            worker = w  // every call after the first: no suspension, no task frame
+        } else {
+            switch await readyWorker(deadline: deadline, intent: intent) {
+            case .failure(let e): return .failure(e)
+            case .success(let w): worker = w
+            }
         }
         guard let outcome = await worker.call(intent: intent, input: input, context: context, deadline: deadline, progress: progress,
                                         cancellation: cancellation, view: view) else {
@@ -113,6 +117,13 @@ final class WorkerRuntime: SkillRuntime {
     func prestart(deadline: DispatchTime) async -> SkillError? {
         if case .failure(let e) = await readyWorker(deadline: deadline, intent: nil) { return e }
         return nil
+    }
+
+    /// The current worker if it is running and has said hello: the usual case, answered without
+    /// awaiting (`readyWorker` is the whole path: start, backoff, waiting for hello).
+    private func runningReadyWorker() -> WorkerProcess? {
+        guard let w = state.withLock({ $0.worker }), w.isReady else { return nil }
+        return w
     }
 
     /// The running worker, or a new one once the backoff allows, ready (hello received) before `deadline`.

@@ -88,6 +88,7 @@ struct JSONParser {
         var members: [(key: String, value: JSON)] = []
         skipSpace()
         if i < b.count && b[i] == UInt8(ascii: "}") { i += 1; return .object(JSONObject(members)) }
+        members.reserveCapacity(4)  // one allocation for the usual small object, not one per growth
         while true {
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: "\"") else {
@@ -112,6 +113,7 @@ struct JSONParser {
         var items: [JSON] = []
         skipSpace()
         if i < b.count && b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+        items.reserveCapacity(4)
         while true {
             skipSpace()
             items.append(try value(depth: depth + 1))

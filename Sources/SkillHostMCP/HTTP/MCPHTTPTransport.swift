@@ -144,9 +144,9 @@ public final class MCPHTTPTransport: Sendable {
             server.receive(incoming, session: session, reply: MCPReply(notify: { stream.send($0) }, finish: { stream.end(after: $0) }))
             return .streaming(stream)
         }
-        let answer = Mutex<JSON?>(nil)
+        let answer = Mutex<RPCMessage?>(nil)
         server.receive(incoming, session: session, reply: MCPReply(notify: { _ in }, finish: { m in answer.withLock { $0 = m } }))
-        let body = answer.withLock { $0 } ?? JSONRPC.error(id, -32603, "Internal error: no response")
+        let body = answer.withLock { $0 } ?? RPCMessage(JSONRPC.error(id, -32603, "Internal error: no response"))
         c.respond(200, [("Content-Type", "application/json")] + sessionHeader, body: body.bytes)
         return .responded
     }

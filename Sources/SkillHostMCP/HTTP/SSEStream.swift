@@ -55,13 +55,13 @@ final class SSEStream: Sendable {
 
     /// Ends the stream, after `last` when given (one write), and tells the reader thread if it waits;
     /// later calls do nothing.
-    func end(after last: JSON? = nil) {
+    func end(after last: RPCMessage? = nil) {
         let signal = state.withLock { s -> Bool in
             guard !s.ended else { return false }
             s.ended = true
             var bytes = s.head
             s.head = []
-            if let last { bytes += Self.chunk(Self.event(last)) }
+            if let last { bytes += Self.chunk(Self.event(last.bytes)) }
             connection.write(bytes + Array("0\r\n\r\n".utf8))
             return s.readerWaiting
         }
@@ -90,10 +90,11 @@ final class SSEStream: Sendable {
         }
     }
 
-    static func event(_ message: JSON) -> [UInt8] {
-        var data: [UInt8] = Array("event: message\ndata: ".utf8)
-        message.write(to: &data)
-        return data + [0x0a, 0x0a]
+    static func event(_ message: JSON) -> [UInt8] { event(message.bytes) }
+
+    /// An SSE event carrying one message's JSON text.
+    static func event(_ text: [UInt8]) -> [UInt8] {
+        Array("event: message\ndata: ".utf8) + text + [0x0a, 0x0a]
     }
 
     static func chunk(_ payload: [UInt8]) -> [UInt8] {

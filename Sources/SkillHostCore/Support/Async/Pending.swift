@@ -58,18 +58,22 @@ class Pending<Value: Sendable>: @unchecked Sendable {
         return won
     }
 
-    /// The value once settled (nil: expired); nil while not settled. Under the lock.
-    private func settled() -> Value?? {
+    /// The value once settled (nil: expired), moved out of the slot (the one waiter takes it, so the
+    /// deinit of this generic class, which is not specialized, has nothing left to destroy through
+    /// value witnesses); nil while not settled. Under the lock.
+    private func takeSettled() -> Value?? {
         phase.withLock { p -> Value?? in
             guard case .settled(let hasValue) = p else { return nil }
-            return .some(hasValue ? slot.pointee : nil)
+            guard hasValue else { return .some(nil) }
+            p = .settled(hasValue: false)
+            return .some(slot.move())
         }
     }
 
     /// The value, or nil if `deadline` passed (or `expire` was called) first.
     nonisolated(nonsending) final func wait(until deadline: DispatchTime? = nil) async -> Value? {
         // Fast path (no suspension, no timer).
-        if let value = settled() { return value }
+        if let value = takeSettled() { return value }
         let timer = deadline.map { d in HostTimers.shared.schedule(at: d) { [self] in _ = expire() } }
         await withUnsafeContinuation { (k: UnsafeContinuation<Void, Never>) in
             let ready = phase.withLock { p -> Bool in
@@ -87,7 +91,7 @@ class Pending<Value: Sendable>: @unchecked Sendable {
         }
         if let timer { HostTimers.shared.cancel(timer) }
         // Settled: the `settle` that resumed us (or found us settled) wrote the slot before.
-        return settled() ?? nil
+        return takeSettled() ?? nil
     }
 }
 
