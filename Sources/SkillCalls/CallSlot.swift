@@ -8,7 +8,7 @@ import Synchronization
 /// delivery (`onComplete`).
 ///
 /// Ownership: the slot is retained (through `host_data`) from `init` until the skill completes; the
-/// `skh_call` and its strings (intent, input and context, copied NUL-terminated) stay allocated until
+/// `skh_call` and its strings (intent, input and context, copied NUL-terminated into one block) stay allocated until
 /// then, so a completion that arrives after the caller stopped waiting (`abandon`) is safe: it is
 /// reported (`Misuse.completedLate`) and dropped. A slot whose skill never completes is leaked on
 /// purpose (its memory is the price of not crashing). After completion the memory is kept in a
@@ -52,17 +52,26 @@ public final class CallSlot: @unchecked Sendable {
                 onComplete: @escaping @Sendable (CallSlot, Int32, UnsafeBufferPointer<UInt8>?, UnsafePointer<CChar>?) -> Void) {
         (self.id, self.skillID, self.intent, self.deadline, self.view) = (id, skillID, intent, deadline, view)
         (self.onProgress, self.onComplete) = (onProgress, onComplete)
-        func copy(_ u: UnsafeRawBufferPointer) -> UnsafeMutablePointer<CChar> {
-            let p = malloc(u.count + 1)!.assumingMemoryBound(to: CChar.self)
-            if let base = u.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: u.count) }
-            p[u.count] = 0
-            return p
+        // The intent, input and context, each NUL-terminated, in one block that starts with the
+        // intent (`free()` releases it through `intent`): one malloc per call instead of three.
+        var name = intent
+        let (intentText, inputText, contextText) = name.withUTF8 { n in
+            let block = malloc(n.count + input.count + context.count + 3)!.assumingMemoryBound(to: CChar.self)
+            var at = 0
+            func put(_ u: UnsafeRawBufferPointer) -> UnsafePointer<CChar> {
+                let p = block + at
+                if let base = u.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: u.count) }
+                p[u.count] = 0
+                at += u.count + 1
+                return UnsafePointer(p)
+            }
+            return (put(UnsafeRawBufferPointer(n)), put(input), put(context))
         }
         call = .allocate(capacity: 1)
         call.initialize(to: skh_call(
             struct_size: UInt32(MemoryLayout<skh_call>.size), reserved0: 0, call_id: id,
-            intent: UnsafePointer(strdup(intent)), input_json: UnsafePointer(copy(input)), input_len: input.count,
-            context_json: UnsafePointer(copy(context)), context_len: context.count,
+            intent: intentText, input_json: inputText, input_len: input.count,
+            context_json: contextText, context_len: context.count,
             host: SkillServices.table, complete: slotComplete, host_data: nil))
         call.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
     }
@@ -125,9 +134,7 @@ public final class CallSlot: @unchecked Sendable {
     }
 
     private func free() {
-        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.intent))
-        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.input_json))
-        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.context_json))
+        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.intent))  // input and context too (one block)
         let data = call.pointee.host_data
         call.deinitialize(count: 1)
         call.deallocate()

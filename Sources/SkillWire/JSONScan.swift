@@ -30,6 +30,21 @@ public enum JSONScan {
         range.count == word.utf8CodeUnitCount && literal(bytes, range.lowerBound, word) != nil
     }
 
+    /// True when `bytes[range]` are exactly the `count` bytes at `word` (a static name's bytes, read
+    /// through one pointer: `StaticString.utf8Start` checks its representation on every access).
+    @inline(__always)
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard range.count == count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
+        guard let base = bytes.baseAddress else { return count == 0 }
+        let b = base + range.lowerBound
+        var k = 0
+        while k < count {
+            if b[k] != word[k] { return false }
+            k += 1
+        }
+        return true
+    }
+
     /// True when `bytes` hold exactly one JSON value, with optional white space around it, nested at
     /// most `maxDepth` levels.
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.maxDepth) -> Bool {
@@ -264,9 +279,7 @@ public enum JSONScan {
 
     static func literal(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ word: StaticString) -> Int? {
         let n = word.utf8CodeUnitCount
-        guard i + n <= b.count else { return nil }
-        for k in 0..<n where b[i + k] != word.utf8Start[k] { return nil }
-        return i + n
+        return equals(b, i..<(i + n), word.utf8Start, count: n) ? i + n : nil
     }
 
     /// Past the closing quote of the string that opens at `i`; checks escapes and UTF-8.
@@ -374,7 +387,9 @@ public enum JSONScan {
             guard digit(i) else { return nil }
             while digit(i) { i += 1 }
         }
-        // The host keeps integers as Int64 and everything else as a finite Double.
+        // The host keeps integers as Int64 and everything else as a finite Double. An integer of at
+        // most 18 digits always fits (ids, deadlines, counts): no String is made for it.
+        if isInt && i - start <= 18 { return i }
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
         if isInt && Int64(text) != nil { return i }
         guard let d = Double(text), d.isFinite else { return nil }

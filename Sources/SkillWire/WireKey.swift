@@ -46,24 +46,47 @@ public enum WireKey: Int, CaseIterable, Sendable {
 
     /// The key whose name is the JSON string text `bytes[keyText]` (quotes included, as
     /// `JSONScan.Member.keyText`); nil for a name this side does not know (a newer peer's). A name
-    /// written with escapes is compared unescaped. By length first, then the few names of that length
-    /// (`WireKeyTests` reads every key back, so a key missing here fails there).
+    /// written with escapes is compared unescaped. By length and first letter (and for "s…" of five
+    /// letters, the second), which leave one candidate, then that name whole (`WireKeyTests` reads
+    /// every key back, so a key missing here fails there).
     public init?(named bytes: UnsafeBufferPointer<UInt8>, _ keyText: Range<Int>) {
         let inner = (keyText.lowerBound + 1)..<(keyText.upperBound - 1)
-        func named(_ k: WireKey) -> WireKey? { JSONScan.equals(bytes, inner, k.name) ? k : nil }
-        let found: WireKey?
-        switch inner.count {
-        case 2: found = named(.op) ?? named(.id)
-        case 3: found = named(.pid) ?? named(.key)
-        case 4: found = named(.view) ?? named(.kind) ?? named(.step)
-        case 5: found = named(.input) ?? named(.store) ?? named(.skill) ?? named(.level) ?? named(.event) ?? named(.total) ?? named(.value)
-        case 6: found = named(.status) ?? named(.result) ?? named(.intent) ?? named(.detail)
-        case 7: found = named(.message) ?? named(.context) ?? named(.sandbox)
-        case 8: found = named(.protocol) ?? named(.declared)
-        case 9: found = named(.hasHealth)
-        case 10: found = named(.deadlineMs) ?? named(.resultText) ?? named(.threadSafe)
-        case 13: found = named(.resultProblem) ?? named(.limitProblems)
-        default: found = nil
+        let first = inner.isEmpty ? 0 : bytes[inner.lowerBound]
+        let candidate: WireKey?
+        switch (inner.count, first) {
+        case (2, 0x6f): candidate = .op               // o
+        case (2, 0x69): candidate = .id               // i
+        case (3, 0x70): candidate = .pid              // p
+        case (3, 0x6b): candidate = .key              // k
+        case (4, 0x76): candidate = .view             // v
+        case (4, 0x6b): candidate = .kind             // k
+        case (4, 0x73): candidate = .step             // s
+        case (5, 0x69): candidate = .input            // i
+        case (5, 0x73): candidate = bytes[inner.lowerBound + 1] == 0x74 ? .store : .skill  // st, sk
+        case (5, 0x6c): candidate = .level            // l
+        case (5, 0x65): candidate = .event            // e
+        case (5, 0x74): candidate = .total            // t
+        case (5, 0x76): candidate = .value            // v
+        case (6, 0x73): candidate = .status           // s
+        case (6, 0x72): candidate = .result           // r
+        case (6, 0x69): candidate = .intent           // i
+        case (6, 0x64): candidate = .detail           // d
+        case (7, 0x6d): candidate = .message          // m
+        case (7, 0x63): candidate = .context          // c
+        case (7, 0x73): candidate = .sandbox          // s
+        case (8, 0x70): candidate = .protocol         // p
+        case (8, 0x64): candidate = .declared         // d
+        case (9, 0x68): candidate = .hasHealth        // h
+        case (10, 0x64): candidate = .deadlineMs      // d
+        case (10, 0x72): candidate = .resultText      // r
+        case (10, 0x74): candidate = .threadSafe      // t
+        case (13, 0x72): candidate = .resultProblem   // r
+        case (13, 0x6c): candidate = .limitProblems   // l
+        default: candidate = nil
+        }
+        let found = candidate.flatMap { k in
+            let name = k.name
+            return JSONScan.equals(bytes, inner, name.utf8Start, count: name.utf8CodeUnitCount) ? k : nil
         }
         if let found { self = found; return }
         guard bytes[inner].contains(0x5c), let text = JSONScan.string(bytes, keyText),
@@ -76,27 +99,35 @@ public enum WireKey: Int, CaseIterable, Sendable {
 /// `WireKey`: each lookup is an array read, and no `String` is made for a key. A member whose name
 /// this side does not know is skipped; of two members with the same name the first counts. Reads
 /// `frame` only while it is alive: the caller keeps the bytes. (The slots are a heap array, not an
-/// `InlineArray`: a 32-slot inline array was copied whole, 768 bytes, on every lookup.)
+/// `InlineArray`: a 32-slot inline array was copied whole, 768 bytes, on every lookup. They are two
+/// `Int`s per key, bounds or -1 for none, not `Range<Int>?`s: an array of `Int` is allocated without
+/// looking up its storage type at run time.)
 public struct FrameMembers {
     public let frame: UnsafeBufferPointer<UInt8>
-    private let ranges: [Range<Int>?]
+    /// `bounds[2 * key.rawValue]` and `[2 * key.rawValue + 1]`: the value's range, or -1 and -1.
+    private let bounds: [Int]
     private static let slots = WireKey.allCases.count
 
     /// Nil when `frame` is not one JSON object (nested at most `maxDepth` levels).
     public init?(_ frame: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) {
-        var ranges = [Range<Int>?](repeating: nil, count: Self.slots)
-        let ok = ranges.withUnsafeMutableBufferPointer { r in
+        var bounds = [Int](repeating: -1, count: 2 * Self.slots)
+        let ok = bounds.withUnsafeMutableBufferPointer { r in
             JSONScan.forEachMember(frame, maxDepth: maxDepth) { keyText, value in
-                if let k = WireKey(named: frame, keyText), r[k.rawValue] == nil { r[k.rawValue] = value }
+                if let k = WireKey(named: frame, keyText), r[2 * k.rawValue] < 0 {
+                    (r[2 * k.rawValue], r[2 * k.rawValue + 1]) = (value.lowerBound, value.upperBound)
+                }
             }
         }
         guard ok else { return nil }
-        (self.frame, self.ranges) = (frame, ranges)
+        (self.frame, self.bounds) = (frame, bounds)
     }
 
     /// The value's byte range.
-    public subscript(_ key: WireKey) -> Range<Int>? { ranges[key.rawValue] }
-    public func has(_ key: WireKey) -> Bool { ranges[key.rawValue] != nil }
+    public subscript(_ key: WireKey) -> Range<Int>? {
+        let lower = bounds[2 * key.rawValue]
+        return lower < 0 ? nil : lower..<bounds[2 * key.rawValue + 1]
+    }
+    public func has(_ key: WireKey) -> Bool { bounds[2 * key.rawValue] >= 0 }
     public func string(_ key: WireKey) -> String? { self[key].flatMap { JSONScan.string(frame, $0) } }
     public func int(_ key: WireKey) -> Int64? { self[key].flatMap { JSONScan.int(frame, $0) } }
     /// The value's bytes (its JSON text).

@@ -155,15 +155,19 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
         }
         chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         while true {
-            let frame: [UInt8]?
-            do { frame = try reader.next() } catch {
+            // Each frame is handled where it was read (`handle` copies what it keeps).
+            let handled: Void?
+            do {
+                handled = try reader.withNext { frame in
+                    if !isReady { ready.wait(); ready.signal(); isReady = true }
+                    handle(frame)
+                }
+            } catch {
                 // Not the host's bytes if skill code replaced fd 4 (a file, a socket): its fault, not the host's.
                 if let replaced = channelReplaced() { channelTakenAway(replaced) }
                 protocolBroken("the host sent \(error)")
             }
-            guard let frame else { break }
-            if !isReady { ready.wait(); ready.signal(); isReady = true }
-            frame.withUnsafeBufferPointer { handle($0) }
+            if handled == nil { break }
         }
     }
 }
