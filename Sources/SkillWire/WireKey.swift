@@ -52,36 +52,54 @@ public enum WireKey: Int, CaseIterable, Sendable {
     public init?(named bytes: UnsafeBufferPointer<UInt8>, _ keyText: Range<Int>) {
         let inner = (keyText.lowerBound + 1)..<(keyText.upperBound - 1)
         let first = inner.isEmpty ? 0 : bytes[inner.lowerBound]
+        // Nested switches (by length, then by letter) compile to jump tables; one switch over the
+        // pair compiled to a chain of some thirty comparisons.
         let candidate: WireKey?
-        switch (inner.count, first) {
-        case (2, 0x6f): candidate = .op               // o
-        case (2, 0x69): candidate = .id               // i
-        case (3, 0x70): candidate = .pid              // p
-        case (3, 0x6b): candidate = .key              // k
-        case (4, 0x76): candidate = .view             // v
-        case (4, 0x6b): candidate = .kind             // k
-        case (4, 0x73): candidate = .step             // s
-        case (5, 0x69): candidate = .input            // i
-        case (5, 0x73): candidate = bytes[inner.lowerBound + 1] == 0x74 ? .store : .skill  // st, sk
-        case (5, 0x6c): candidate = .level            // l
-        case (5, 0x65): candidate = .event            // e
-        case (5, 0x74): candidate = .total            // t
-        case (5, 0x76): candidate = .value            // v
-        case (6, 0x73): candidate = .status           // s
-        case (6, 0x72): candidate = .result           // r
-        case (6, 0x69): candidate = .intent           // i
-        case (6, 0x64): candidate = .detail           // d
-        case (7, 0x6d): candidate = .message          // m
-        case (7, 0x63): candidate = .context          // c
-        case (7, 0x73): candidate = .sandbox          // s
-        case (8, 0x70): candidate = .protocol         // p
-        case (8, 0x64): candidate = .declared         // d
-        case (9, 0x68): candidate = .hasHealth        // h
-        case (10, 0x64): candidate = .deadlineMs      // d
-        case (10, 0x72): candidate = .resultText      // r
-        case (10, 0x74): candidate = .threadSafe      // t
-        case (13, 0x72): candidate = .resultProblem   // r
-        case (13, 0x6c): candidate = .limitProblems   // l
+        switch inner.count {
+        case 2: candidate = first == 0x6f ? .op : first == 0x69 ? .id : nil                  // o i
+        case 3: candidate = first == 0x70 ? .pid : first == 0x6b ? .key : nil                // p k
+        case 4:
+            switch first {
+            case 0x76: candidate = .view                                                    // v
+            case 0x6b: candidate = .kind                                                    // k
+            case 0x73: candidate = .step                                                    // s
+            default: candidate = nil
+            }
+        case 5:
+            switch first {
+            case 0x69: candidate = .input                                                   // i
+            case 0x73: candidate = bytes[inner.lowerBound + 1] == 0x74 ? .store : .skill    // st sk
+            case 0x6c: candidate = .level                                                   // l
+            case 0x65: candidate = .event                                                   // e
+            case 0x74: candidate = .total                                                   // t
+            case 0x76: candidate = .value                                                   // v
+            default: candidate = nil
+            }
+        case 6:
+            switch first {
+            case 0x73: candidate = .status                                                  // s
+            case 0x72: candidate = .result                                                  // r
+            case 0x69: candidate = .intent                                                  // i
+            case 0x64: candidate = .detail                                                  // d
+            default: candidate = nil
+            }
+        case 7:
+            switch first {
+            case 0x6d: candidate = .message                                                 // m
+            case 0x63: candidate = .context                                                 // c
+            case 0x73: candidate = .sandbox                                                 // s
+            default: candidate = nil
+            }
+        case 8: candidate = first == 0x70 ? .protocol : first == 0x64 ? .declared : nil     // p d
+        case 9: candidate = first == 0x68 ? .hasHealth : nil                                 // h
+        case 10:
+            switch first {
+            case 0x64: candidate = .deadlineMs                                              // d
+            case 0x72: candidate = .resultText                                              // r
+            case 0x74: candidate = .threadSafe                                              // t
+            default: candidate = nil
+            }
+        case 13: candidate = first == 0x72 ? .resultProblem : first == 0x6c ? .limitProblems : nil  // r l
         default: candidate = nil
         }
         let found = candidate.flatMap { k in
@@ -96,38 +114,43 @@ public enum WireKey: Int, CaseIterable, Sendable {
 }
 
 /// The members of one frame, found in place in one pass (`JSONScan.forEachMember`) and indexed by
-/// `WireKey`: each lookup is an array read, and no `String` is made for a key. A member whose name
-/// this side does not know is skipped; of two members with the same name the first counts. Reads
-/// `frame` only while it is alive: the caller keeps the bytes. (The slots are a heap array, not an
-/// `InlineArray`: a 32-slot inline array was copied whole, 768 bytes, on every lookup. They are two
-/// `Int`s per key, bounds or -1 for none, not `Range<Int>?`s: an array of `Int` is allocated without
-/// looking up its storage type at run time.)
+/// `WireKey`: each lookup is a read of one slot, and no `String` is made for a key. A member whose
+/// name this side does not know is skipped; of two members with the same name the first counts.
+/// Reads `frame` only while it is alive: the caller keeps the bytes. (The slots are one heap object,
+/// `Slots`, not an `InlineArray`: a 32-slot inline array was copied whole, 768 bytes, on every lookup;
+/// nor an `Array`, whose allocation looked up its storage type at run time on every frame.)
 public struct FrameMembers {
     public let frame: UnsafeBufferPointer<UInt8>
-    /// `bounds[2 * key.rawValue]` and `[2 * key.rawValue + 1]`: the value's range, or -1 and -1.
-    private let bounds: [Int]
-    private static let slots = WireKey.allCases.count
+    private let slots: Slots
+
+    /// Two `Int`s per key, tail-allocated: `2 * key.rawValue` and `2 * key.rawValue + 1` hold the
+    /// value's range, or -1 and -1 when the frame has no such member.
+    private final class Slots: ManagedBuffer<Void, Int> {}
+    private static let count = 2 * WireKey.allCases.count
 
     /// Nil when `frame` is not one JSON object (nested at most `maxDepth` levels).
     public init?(_ frame: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) {
-        var bounds = [Int](repeating: -1, count: 2 * Self.slots)
-        let ok = bounds.withUnsafeMutableBufferPointer { r in
-            JSONScan.forEachMember(frame, maxDepth: maxDepth) { keyText, value in
+        let slots = unsafeDowncast(Slots.create(minimumCapacity: Self.count) { _ in }, to: Slots.self)
+        let ok = slots.withUnsafeMutablePointerToElements { r in
+            r.initialize(repeating: -1, count: Self.count)
+            return JSONScan.forEachMember(frame, maxDepth: maxDepth) { keyText, value in
                 if let k = WireKey(named: frame, keyText), r[2 * k.rawValue] < 0 {
                     (r[2 * k.rawValue], r[2 * k.rawValue + 1]) = (value.lowerBound, value.upperBound)
                 }
             }
         }
         guard ok else { return nil }
-        (self.frame, self.bounds) = (frame, bounds)
+        (self.frame, self.slots) = (frame, slots)
     }
 
     /// The value's byte range.
     public subscript(_ key: WireKey) -> Range<Int>? {
-        let lower = bounds[2 * key.rawValue]
-        return lower < 0 ? nil : lower..<bounds[2 * key.rawValue + 1]
+        slots.withUnsafeMutablePointerToElements { r in
+            let lower = r[2 * key.rawValue]
+            return lower < 0 ? nil : lower..<r[2 * key.rawValue + 1]
+        }
     }
-    public func has(_ key: WireKey) -> Bool { bounds[2 * key.rawValue] >= 0 }
+    public func has(_ key: WireKey) -> Bool { self[key] != nil }
     public func string(_ key: WireKey) -> String? { self[key].flatMap { JSONScan.string(frame, $0) } }
     public func int(_ key: WireKey) -> Int64? { self[key].flatMap { JSONScan.int(frame, $0) } }
     /// The value's bytes (its JSON text).

@@ -72,20 +72,32 @@ extension Line {
     /// A frame under construction: 4 bytes for the length (filled in by `Frame.sealInPlace` when it is
     /// sent), then `{"op":"<op>"`. Add members with `key(_: WireKey)`; `sealed()` closes the object.
     public static func frame(_ op: WireOp) -> Line {
+        // The opening written straight into a new buffer of 256 bytes: one allocation, no appends.
+        let name = op.name
+        let head: StaticString = "\0\0\0\0{\"op\":\""
         var l = Line()
-        l.bytes.reserveCapacity(256)
-        l.raw("\0\0\0\0{\"op\":\"")
-        l.raw(op.name)
-        l.raw("\"")
+        l.bytes = [UInt8](unsafeUninitializedCapacity: max(256, name.utf8CodeUnitCount + 16)) { b, count in
+            let p = UnsafeMutableRawPointer(b.baseAddress!)
+            p.copyMemory(from: head.utf8Start, byteCount: head.utf8CodeUnitCount)
+            (p + head.utf8CodeUnitCount).copyMemory(from: name.utf8Start, byteCount: name.utf8CodeUnitCount)
+            count = head.utf8CodeUnitCount + name.utf8CodeUnitCount + 1
+            b[count - 1] = UInt8(ascii: "\"")
+        }
         return l
     }
 
     /// Closes a frame started with `frame(_:)` and writes its length: the bytes to send.
     public consuming func sealed() -> [UInt8] {
-        var b = bytes
-        b.append(UInt8(ascii: "}"))
-        Frame.sealInPlace(&b)
-        return b
+        seal()
+        return bytes
+    }
+
+    /// Closes a frame started with `frame(_:)` and writes its length, in place: `bytes` are then the
+    /// bytes to send. (In place: `sealed()` on a line the caller still holds would append to a
+    /// buffer with two owners, which copies the whole frame.)
+    public mutating func seal() {
+        bytes.append(UInt8(ascii: "}"))
+        Frame.sealInPlace(&bytes)
     }
 
     /// Raw JSON bytes, already checked to be one JSON value.
@@ -103,7 +115,7 @@ extension Line {
 
     /// `bytes` as a JSON string (invalid UTF-8 repaired with U+FFFD).
     public mutating func text(bytes u: UnsafeBufferPointer<UInt8>) {
-        if u.contains(where: { $0 >= 0x80 }) && String(validating: u, as: UTF8.self) == nil {
+        if UTF8Check.firstInvalidOffset(u) != nil {
             return quoted(String(decoding: u, as: UTF8.self))
         }
         quoted(u)

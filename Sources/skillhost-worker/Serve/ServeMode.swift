@@ -121,7 +121,7 @@ func runServeMode(_ args: [String]) -> Never {
     hello.key(.hasHealth); hello.bool(skill.pointee.health != nil)
     hello.key(.limitProblems); hello.strings(problems)
     Sandbox.writeHello(&hello)
-    channel.send(hello)
+    channel.send(&hello)
     ready.signal()
     while true { pause() }
 }
@@ -133,7 +133,7 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
     f.key(.pid); f.number(getpid())
     f.key(.kind); f.raw("\""); f.raw(kind); f.raw("\"")
     f.key(.message); f.quoted(message)
-    channel.send(f)
+    channel.send(&f)
     exit(WorkerExit.loadFailed)
 }
 
@@ -306,7 +306,7 @@ func startHealth(id: UInt64, context: [UInt8]) {
             f.key(.status); f.number(SKH_HEALTH_OK)
             f.key(.declared); f.bool(false)
             f.key(.detail); f.raw("null")
-            channel.send(f)
+            channel.send(&f)
             return
         }
         var detail: UnsafeMutablePointer<CChar>? = nil
@@ -325,6 +325,6 @@ func startHealth(id: UInt64, context: [UInt8]) {
         } else {
             f.raw("null")
         }
-        channel.send(f)
+        channel.send(&f)
     }
 }

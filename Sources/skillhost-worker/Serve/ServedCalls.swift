@@ -28,7 +28,7 @@ enum ServedCalls {
         f.key(.step); f.number(step)
         f.key(.total); f.number(total)
         f.key(.message); f.text(message)
-        channel.send(f)
+        channel.send(&f)
     }
 
     private static func complete(_ slot: CallSlot, _ status: Int32, _ result: UnsafeBufferPointer<UInt8>?, _ message: UnsafePointer<CChar>?) {
@@ -50,6 +50,6 @@ enum ServedCalls {
             f.key(.result); f.raw("null")
         }
         _ = running.withLock { $0.removeValue(forKey: slot.id) }
-        channel.send(f)
+        channel.send(&f)
     }
 }

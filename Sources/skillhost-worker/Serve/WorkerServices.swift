@@ -25,7 +25,7 @@ enum WorkerServices {
             if let slot { f.number(slot.id) } else { f.raw("null") }
             f.key(.level); f.number(level)
             f.key(.message); f.text(message)
-            channel.send(f)
+            channel.send(&f)
         },
         misuse: { slot, what in
             var f = Line.frame(.log)
@@ -37,12 +37,12 @@ enum WorkerServices {
             f.quoted(what == .completedTwice
                 ? "called complete twice for one \(slot.intent) call; the second completion was ignored (a bug in the skill)"
                 : "completed \(slot.intent) after the call was given up; the late result was dropped")
-            channel.send(f)
+            channel.send(&f)
         },
         contextSet: { key, value in
             var f = Line.frame(.contextSet)
             f.key(.key); f.quoted(key)
             f.key(.value); f.rawJSON(value)
-            channel.send(f)
+            channel.send(&f)
         }))
 }
