@@ -283,7 +283,28 @@ public enum JSONScan {
     }
 
     /// Past the closing quote of the string that opens at `i`; checks escapes and UTF-8.
+    /// Inlined where values are stepped over: a string of plain ASCII (no escape, no control byte, no
+    /// multi-byte character: every key and most values) whose closing quote is the first byte that
+    /// needs a look (`specialBytes`, eight bytes at a time) ends there; any other string, and one
+    /// that reaches the last eight bytes of `b`, is checked by `checkString`, from its start.
+    @inline(__always)
     static func skipString(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        var j = i + 1
+        while j + 8 <= b.count {
+            let special = specialBytes(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self))
+            if special != 0 {
+                let k = j + special.trailingZeroBitCount >> 3
+                if b[k] == 0x22 { return k + 1 }
+                break
+            }
+            j += 8
+        }
+        return checkString(b, i)
+    }
+
+    /// `skipString`'s full check: past the closing quote of the string that opens at `i`, nil when
+    /// its escapes or its UTF-8 are not valid or it has a raw control byte or no end.
+    static func checkString(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
         var j = i + 1
         var ascii = true
         while j < b.count {
