@@ -160,4 +160,33 @@ public struct FrameMembers {
 extension Line {
     /// `"key":` for a frame's member (see `key(_: StaticString)`).
     public mutating func key(_ k: WireKey) { key(k.name) }
+
+    /// `"key":N`: what `key(k)` then `number(n)` write, in one append (frames carry ids, statuses
+    /// and steps; each append costs more than the bytes it writes).
+    @inlinable
+    public mutating func key<T: BinaryInteger>(_ k: WireKey, number n: T) {
+        guard let v = Int64(exactly: n) else {
+            key(k)
+            return number(n)
+        }
+        key(k.name, int: v)
+    }
+
+    @usableFromInline
+    mutating func key(_ name: StaticString, int v: Int64) {
+        let n = name.utf8CodeUnitCount
+        let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 24) { t in
+            var i = 0
+            if comma { t[0] = UInt8(ascii: ","); i = 1 }
+            t[i] = UInt8(ascii: "\"")
+            UnsafeMutableRawPointer(t.baseAddress! + i + 1).copyMemory(from: name.utf8Start, byteCount: n)
+            i += n + 1
+            t[i] = UInt8(ascii: "\"")
+            t[i + 1] = UInt8(ascii: ":")
+            i += 2
+            i += JSONText.writeInteger(v, to: t.baseAddress! + i)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<i]))
+        }
+    }
 }

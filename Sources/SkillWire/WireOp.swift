@@ -72,16 +72,17 @@ extension Line {
     /// A frame under construction: 4 bytes for the length (filled in by `Frame.sealInPlace` when it is
     /// sent), then `{"op":"<op>"`. Add members with `key(_: WireKey)`; `sealed()` closes the object.
     public static func frame(_ op: WireOp) -> Line {
-        // The opening written straight into a new buffer of 256 bytes: one allocation, no appends.
-        let name = op.name
-        let head: StaticString = "\0\0\0\0{\"op\":\""
         var l = Line()
-        l.bytes = [UInt8](unsafeUninitializedCapacity: max(256, name.utf8CodeUnitCount + 16)) { b, count in
-            let p = UnsafeMutableRawPointer(b.baseAddress!)
-            p.copyMemory(from: head.utf8Start, byteCount: head.utf8CodeUnitCount)
-            (p + head.utf8CodeUnitCount).copyMemory(from: name.utf8Start, byteCount: name.utf8CodeUnitCount)
-            count = head.utf8CodeUnitCount + name.utf8CodeUnitCount + 1
-            b[count - 1] = UInt8(ascii: "\"")
+        l.bytes.reserveCapacity(256)
+        // The opening assembled on the stack and appended once.
+        let name = op.name, head: StaticString = "\0\0\0\0{\"op\":\""
+        let n = head.utf8CodeUnitCount, m = name.utf8CodeUnitCount
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + m + 1) { t in
+            let p = UnsafeMutableRawPointer(t.baseAddress!)
+            p.copyMemory(from: head.utf8Start, byteCount: n)
+            (p + n).copyMemory(from: name.utf8Start, byteCount: m)
+            t[n + m] = UInt8(ascii: "\"")
+            l.bytes.append(contentsOf: UnsafeBufferPointer(t))
         }
         return l
     }

@@ -114,8 +114,8 @@ func runServeMode(_ args: [String]) -> Never {
     servedSkill = skill
     servedSkillID = options.id
     var hello = Line.frame(.hello)
-    hello.key(.protocol); hello.number(WireProtocol.version)
-    hello.key(.pid); hello.number(getpid())
+    hello.key(.protocol, number: WireProtocol.version)
+    hello.key(.pid, number: getpid())
     hello.key(.skill); hello.quoted(options.id)
     hello.key(.threadSafe); hello.bool(skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0)
     hello.key(.hasHealth); hello.bool(skill.pointee.health != nil)
@@ -129,8 +129,8 @@ func runServeMode(_ args: [String]) -> Never {
 /// Tells the host why the skill cannot be served, and exits.
 func loadFailed(_ kind: StaticString, _ message: String) -> Never {
     var f = Line.frame(.loadFailed)
-    f.key(.protocol); f.number(WireProtocol.version)
-    f.key(.pid); f.number(getpid())
+    f.key(.protocol, number: WireProtocol.version)
+    f.key(.pid, number: getpid())
     f.key(.kind); f.raw("\""); f.raw(kind); f.raw("\"")
     f.key(.message); f.quoted(message)
     channel.send(&f)
@@ -301,9 +301,9 @@ func startHealth(id: UInt64, context: [UInt8]) {
     healthQueue.async {
         let skill = servedSkill!
         var f = Line.frame(.health)
-        f.key(.id); f.number(id)
+        f.key(.id, number: id)
         guard let fn = skill.pointee.health else {
-            f.key(.status); f.number(SKH_HEALTH_OK)
+            f.key(.status, number: SKH_HEALTH_OK)
             f.key(.declared); f.bool(false)
             f.key(.detail); f.raw("null")
             channel.send(&f)
@@ -315,7 +315,7 @@ func startHealth(id: UInt64, context: [UInt8]) {
         let rc = text.withUnsafeBufferPointer { b in
             b.withMemoryRebound(to: CChar.self) { fn(WorkerServices.table, $0.baseAddress, &detail) }
         }
-        f.key(.status); f.number(rc)
+        f.key(.status, number: rc)
         f.key(.declared); f.bool(true)
         f.key(.detail)
         if let d = detail {

@@ -24,17 +24,17 @@ enum ServedCalls {
 
     private static func progress(_ slot: CallSlot, _ step: UInt32, _ total: UInt32, _ message: UnsafePointer<CChar>?) {
         var f = Line.frame(.progress)
-        f.key(.id); f.number(slot.id)
-        f.key(.step); f.number(step)
-        f.key(.total); f.number(total)
+        f.key(.id, number: slot.id)
+        f.key(.step, number: step)
+        f.key(.total, number: total)
         f.key(.message); f.text(message)
         channel.send(&f)
     }
 
     private static func complete(_ slot: CallSlot, _ status: Int32, _ result: UnsafeBufferPointer<UInt8>?, _ message: UnsafePointer<CChar>?) {
         var f = Line.frame(.complete)
-        f.key(.id); f.number(slot.id)
-        f.key(.status); f.number(status)
+        f.key(.id, number: slot.id)
+        f.key(.status, number: status)
         f.key(.message); f.text(message)
         if let result {
             if JSONScan.isValid(result) {
