@@ -8,8 +8,8 @@ import Synchronization
 /// delivery (`onComplete`).
 ///
 /// Ownership: the slot is retained (through `host_data`) from `init` until the skill completes; the
-/// `skh_call` and its strings (intent, input and context, copied NUL-terminated into one block) stay allocated until
-/// then, so a completion that arrives after the caller stopped waiting (`abandon`) is safe: it is
+/// `skh_call` and its strings (intent, input and context, copied NUL-terminated into the same block)
+/// stay allocated until then, so a completion that arrives after the caller stopped waiting (`abandon`) is safe: it is
 /// reported (`Misuse.completedLate`) and dropped. A slot whose skill never completes is leaked on
 /// purpose (its memory is the price of not crashing). After completion the memory is kept in a
 /// retirement ring of 256 calls, so that a buggy second `complete` is reported
@@ -52,22 +52,23 @@ public final class CallSlot: @unchecked Sendable {
                 onComplete: @escaping @Sendable (CallSlot, Int32, UnsafeBufferPointer<UInt8>?, UnsafePointer<CChar>?) -> Void) {
         (self.id, self.skillID, self.intent, self.deadline, self.view) = (id, skillID, intent, deadline, view)
         (self.onProgress, self.onComplete) = (onProgress, onComplete)
-        // The intent, input and context, each NUL-terminated, in one block that starts with the
-        // intent (`free()` releases it through `intent`): one malloc per call instead of three.
+        // The `skh_call`, then the intent, input and context, each NUL-terminated: one block, one
+        // malloc per call (`free()` releases it through `call`).
+        let header = MemoryLayout<skh_call>.stride
         var name = intent
-        let (intentText, inputText, contextText) = name.withUTF8 { n in
-            let block = malloc(n.count + input.count + context.count + 3)!.assumingMemoryBound(to: CChar.self)
-            var at = 0
+        let (block, intentText, inputText, contextText) = name.withUTF8 { n in
+            let block = malloc(header + n.count + input.count + context.count + 3)!
+            var at = header
             func put(_ u: UnsafeRawBufferPointer) -> UnsafePointer<CChar> {
-                let p = block + at
+                let p = (block + at).assumingMemoryBound(to: CChar.self)
                 if let base = u.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: u.count) }
                 p[u.count] = 0
                 at += u.count + 1
                 return UnsafePointer(p)
             }
-            return (put(UnsafeRawBufferPointer(n)), put(input), put(context))
+            return (block, put(UnsafeRawBufferPointer(n)), put(input), put(context))
         }
-        call = .allocate(capacity: 1)
+        call = block.bindMemory(to: skh_call.self, capacity: 1)
         call.initialize(to: skh_call(
             struct_size: UInt32(MemoryLayout<skh_call>.size), reserved0: 0, call_id: id,
             intent: intentText, input_json: inputText, input_len: input.count,
@@ -134,10 +135,9 @@ public final class CallSlot: @unchecked Sendable {
     }
 
     private func free() {
-        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.intent))  // input and context too (one block)
         let data = call.pointee.host_data
         call.deinitialize(count: 1)
-        call.deallocate()
+        Glibc.free(call)  // the strings too (one block)
         if let data { Unmanaged<CallSlot>.fromOpaque(data).release() }
     }
 }

@@ -83,10 +83,19 @@ public enum JSONScan {
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         guard range.count >= 2, bytes[range.lowerBound] == 0x22, bytes[range.upperBound - 1] == 0x22 else { return nil }
         let text = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
-        // No escapes: read in place. ASCII (every key, most values) needs no UTF-8 validation.
-        if !text.contains(0x5c) {
-            return text.allSatisfy { $0 < 0x80 } ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+        // Plain ASCII (every key, most values: no escape, no control byte, nothing above 0x7f, found
+        // eight bytes at a time) is read in place, with no UTF-8 validation.
+        var plain = 0
+        while plain < text.count {
+            plain = skipPlain(text, from: plain)
+            guard plain < text.count else { break }
+            let c = text[plain]
+            guard c >= 0x20, c < 0x80, c != 0x5c else { break }
+            plain += 1
         }
+        if plain == text.count { return String(decoding: text, as: UTF8.self) }
+        // No escapes: read in place, UTF-8 validated.
+        if !text.contains(0x5c) { return String(validating: text, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var i = range.lowerBound + 1
