@@ -43,7 +43,12 @@ public final class CallSlot: @unchecked Sendable {
     /// Set before invoke(); runs once, on the thread of the later of "invoke() returned" and
     /// "completed": `true` when that is the thread that called invoke(), `false` when it is the
     /// skill's completing thread (e.g. to let a serialized skill's next call start).
-    public nonisolated(unsafe) var onFinish: ((_ onInvokingThread: Bool) -> Void)?
+    /// (Not checked for exclusive access at run time: set once before invoke(), read once after.)
+    @exclusivity(unchecked) public nonisolated(unsafe) var onFinish: ((_ onInvokingThread: Bool) -> Void)?
+    /// Where a runner's list of running calls holds this slot (the worker's `ServedCalls.running`
+    /// removes a completed call with it, in O(1)); -1 outside such a list. Read and written only
+    /// under that list's lock.
+    @exclusivity(unchecked) public nonisolated(unsafe) var runningIndex = -1
 
     /// `input` and `context` are copied (NUL-terminated) into memory the call owns.
     public init(id: UInt64, skillID: String, intent: String, input: UnsafeRawBufferPointer, context: UnsafeRawBufferPointer,

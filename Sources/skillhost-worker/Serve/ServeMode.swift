@@ -210,7 +210,7 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
                     context: UnsafeBufferPointer(rebasing: frame[context]), deadline: CallDeadline(millisecondsFromNow: deadlineMs),
                     view: view.map { contextEntries(UnsafeBufferPointer(rebasing: frame[$0])) })
     case .cancel:
-        ServedCalls.running.withLock { $0[id] }?.cancelled.store(true, ordering: .relaxed)
+        ServedCalls.runningCall(id: id)?.cancelled.store(true, ordering: .relaxed)
     case .health:
         let ctx = context.map { Array(frame[$0]) } ?? Array("{}".utf8)
         startHealth(id: id, context: ctx)
