@@ -8,8 +8,8 @@ import Synchronization
 /// delivery (`onComplete`).
 ///
 /// Ownership: the slot is retained (through `host_data`) from `init` until the skill completes; the
-/// `skh_call` and its strings (intent, input and context, copied NUL-terminated) stay allocated until
-/// then, so a completion that arrives after the caller stopped waiting (`abandon`) is safe: it is
+/// `skh_call` and its strings (intent, input and context, copied NUL-terminated into the same block)
+/// stay allocated until then, so a completion that arrives after the caller stopped waiting (`abandon`) is safe: it is
 /// reported (`Misuse.completedLate`) and dropped. A slot whose skill never completes is leaked on
 /// purpose (its memory is the price of not crashing). After completion the memory is kept in a
 /// retirement ring of 256 calls, so that a buggy second `complete` is reported
@@ -43,7 +43,12 @@ public final class CallSlot: @unchecked Sendable {
     /// Set before invoke(); runs once, on the thread of the later of "invoke() returned" and
     /// "completed": `true` when that is the thread that called invoke(), `false` when it is the
     /// skill's completing thread (e.g. to let a serialized skill's next call start).
-    public nonisolated(unsafe) var onFinish: ((_ onInvokingThread: Bool) -> Void)?
+    /// (Not checked for exclusive access at run time: set once before invoke(), read once after.)
+    @exclusivity(unchecked) public nonisolated(unsafe) var onFinish: ((_ onInvokingThread: Bool) -> Void)?
+    /// Where a runner's list of running calls holds this slot (the worker's `ServedCalls.running`
+    /// removes a completed call with it, in O(1)); -1 outside such a list. Read and written only
+    /// under that list's lock.
+    @exclusivity(unchecked) public nonisolated(unsafe) var runningIndex = -1
 
     /// `input` and `context` are copied (NUL-terminated) into memory the call owns.
     public init(id: UInt64, skillID: String, intent: String, input: UnsafeRawBufferPointer, context: UnsafeRawBufferPointer,
@@ -52,17 +57,27 @@ public final class CallSlot: @unchecked Sendable {
                 onComplete: @escaping @Sendable (CallSlot, Int32, UnsafeBufferPointer<UInt8>?, UnsafePointer<CChar>?) -> Void) {
         (self.id, self.skillID, self.intent, self.deadline, self.view) = (id, skillID, intent, deadline, view)
         (self.onProgress, self.onComplete) = (onProgress, onComplete)
-        func copy(_ u: UnsafeRawBufferPointer) -> UnsafeMutablePointer<CChar> {
-            let p = malloc(u.count + 1)!.assumingMemoryBound(to: CChar.self)
-            if let base = u.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: u.count) }
-            p[u.count] = 0
-            return p
+        // The `skh_call`, then the intent, input and context, each NUL-terminated: one block, one
+        // malloc per call (`free()` releases it through `call`).
+        let header = MemoryLayout<skh_call>.stride
+        var name = intent
+        let (block, intentText, inputText, contextText) = name.withUTF8 { n in
+            let block = malloc(header + n.count + input.count + context.count + 3)!
+            var at = header
+            func put(_ u: UnsafeRawBufferPointer) -> UnsafePointer<CChar> {
+                let p = (block + at).assumingMemoryBound(to: CChar.self)
+                if let base = u.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: u.count) }
+                p[u.count] = 0
+                at += u.count + 1
+                return UnsafePointer(p)
+            }
+            return (block, put(UnsafeRawBufferPointer(n)), put(input), put(context))
         }
-        call = .allocate(capacity: 1)
+        call = block.bindMemory(to: skh_call.self, capacity: 1)
         call.initialize(to: skh_call(
             struct_size: UInt32(MemoryLayout<skh_call>.size), reserved0: 0, call_id: id,
-            intent: UnsafePointer(strdup(intent)), input_json: UnsafePointer(copy(input)), input_len: input.count,
-            context_json: UnsafePointer(copy(context)), context_len: context.count,
+            intent: intentText, input_json: inputText, input_len: input.count,
+            context_json: contextText, context_len: context.count,
             host: SkillServices.table, complete: slotComplete, host_data: nil))
         call.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
     }
@@ -125,12 +140,9 @@ public final class CallSlot: @unchecked Sendable {
     }
 
     private func free() {
-        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.intent))
-        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.input_json))
-        Glibc.free(UnsafeMutableRawPointer(mutating: call.pointee.context_json))
         let data = call.pointee.host_data
         call.deinitialize(count: 1)
-        call.deallocate()
+        Glibc.free(call)  // the strings too (one block)
         if let data { Unmanaged<CallSlot>.fromOpaque(data).release() }
     }
 }

@@ -99,6 +99,21 @@ public struct FrameReader: Sendable {
     /// The next complete frame's body, nil if more bytes are needed.
     /// Throws when the stream announces an empty or oversized frame.
     public mutating func next() throws(FrameError) -> [UInt8]? {
+        guard let body = try nextBody() else { return nil }
+        return Array(buffer[body])
+    }
+
+    /// Calls `body` with the next complete frame's body, in place (no copy: the bytes are valid only
+    /// during the call, and `body` must not keep them), and returns what it returns; nil if more
+    /// bytes are needed. Throws as `next()` does.
+    public mutating func withNext<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(FrameError) -> R? {
+        guard let range = try nextBody() else { return nil }
+        return buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Where the next complete frame's body is in `buffer` (and steps past it), nil if more bytes are
+    /// needed.
+    private mutating func nextBody() throws(FrameError) -> Range<Int>? {
         if let broken { throw broken }
         let available = buffer.count - start
         guard available >= 4 else { return nil }
@@ -114,9 +129,8 @@ public struct FrameReader: Sendable {
             throw e
         }
         guard available >= 4 + n else { return nil }
-        let body = Array(buffer[start + 4..<start + 4 + n])
-        start += 4 + n
-        return body
+        defer { start += 4 + n }
+        return (start + 4)..<(start + 4 + n)
     }
 
     /// The first bytes still buffered, for error messages ("what did it send?").

@@ -30,6 +30,21 @@ public enum JSONScan {
         range.count == word.utf8CodeUnitCount && literal(bytes, range.lowerBound, word) != nil
     }
 
+    /// True when `bytes[range]` are exactly the `count` bytes at `word` (a static name's bytes, read
+    /// through one pointer: `StaticString.utf8Start` checks its representation on every access).
+    @inline(__always)
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard range.count == count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
+        guard let base = bytes.baseAddress else { return count == 0 }
+        let b = base + range.lowerBound
+        var k = 0
+        while k < count {
+            if b[k] != word[k] { return false }
+            k += 1
+        }
+        return true
+    }
+
     /// True when `bytes` hold exactly one JSON value, with optional white space around it, nested at
     /// most `maxDepth` levels.
     public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.maxDepth) -> Bool {
@@ -68,10 +83,19 @@ public enum JSONScan {
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         guard range.count >= 2, bytes[range.lowerBound] == 0x22, bytes[range.upperBound - 1] == 0x22 else { return nil }
         let text = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
-        // No escapes: read in place. ASCII (every key, most values) needs no UTF-8 validation.
-        if !text.contains(0x5c) {
-            return text.allSatisfy { $0 < 0x80 } ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+        // Plain ASCII (every key, most values: no escape, no control byte, nothing above 0x7f, found
+        // eight bytes at a time) is read in place, with no UTF-8 validation.
+        var plain = 0
+        while plain < text.count {
+            plain = skipPlain(text, from: plain)
+            guard plain < text.count else { break }
+            let c = text[plain]
+            guard c >= 0x20, c < 0x80, c != 0x5c else { break }
+            plain += 1
         }
+        if plain == text.count { return String(decoding: text, as: UTF8.self) }
+        // No escapes: read in place, UTF-8 validated.
+        if !text.contains(0x5c) { return String(validating: text, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
         var i = range.lowerBound + 1
@@ -264,13 +288,32 @@ public enum JSONScan {
 
     static func literal(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ word: StaticString) -> Int? {
         let n = word.utf8CodeUnitCount
-        guard i + n <= b.count else { return nil }
-        for k in 0..<n where b[i + k] != word.utf8Start[k] { return nil }
-        return i + n
+        return equals(b, i..<(i + n), word.utf8Start, count: n) ? i + n : nil
     }
 
     /// Past the closing quote of the string that opens at `i`; checks escapes and UTF-8.
+    /// Inlined where values are stepped over: a string of plain ASCII (no escape, no control byte, no
+    /// multi-byte character: every key and most values) whose closing quote is the first byte that
+    /// needs a look (`specialBytes`, eight bytes at a time) ends there; any other string, and one
+    /// that reaches the last eight bytes of `b`, is checked by `checkString`, from its start.
+    @inline(__always)
     static func skipString(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        var j = i + 1
+        while j + 8 <= b.count {
+            let special = specialBytes(UnsafeRawPointer(b.baseAddress! + j).loadUnaligned(as: UInt64.self))
+            if special != 0 {
+                let k = j + special.trailingZeroBitCount >> 3
+                if b[k] == 0x22 { return k + 1 }
+                break
+            }
+            j += 8
+        }
+        return checkString(b, i)
+    }
+
+    /// `skipString`'s full check: past the closing quote of the string that opens at `i`, nil when
+    /// its escapes or its UTF-8 are not valid or it has a raw control byte or no end.
+    static func checkString(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
         var j = i + 1
         var ascii = true
         while j < b.count {
@@ -374,7 +417,9 @@ public enum JSONScan {
             guard digit(i) else { return nil }
             while digit(i) { i += 1 }
         }
-        // The host keeps integers as Int64 and everything else as a finite Double.
+        // The host keeps integers as Int64 and everything else as a finite Double. An integer of at
+        // most 18 digits always fits (ids, deadlines, counts): no String is made for it.
+        if isInt && i - start <= 18 { return i }
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
         if isInt && Int64(text) != nil { return i }
         guard let d = Double(text), d.isFinite else { return nil }

@@ -10,6 +10,9 @@ public struct Line: Sendable {
     public mutating func raw(_ s: StaticString) { JSONText.append(s, to: &bytes) }
 
     /// The integer's decimal digits (no String in between: frames carry several numbers each).
+    /// Inlinable, so that callers get it specialized for their integer type (unspecialized, the
+    /// conversion through `BinaryInteger`'s witnesses cost more than writing the digits).
+    @inlinable
     public mutating func number<T: BinaryInteger>(_ n: T) {
         guard let v = Int64(exactly: n) else { return bytes.append(contentsOf: String(n).utf8) }
         JSONText.appendInteger(v, to: &bytes)

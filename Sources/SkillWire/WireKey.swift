@@ -46,24 +46,65 @@ public enum WireKey: Int, CaseIterable, Sendable {
 
     /// The key whose name is the JSON string text `bytes[keyText]` (quotes included, as
     /// `JSONScan.Member.keyText`); nil for a name this side does not know (a newer peer's). A name
-    /// written with escapes is compared unescaped. By length first, then the few names of that length
-    /// (`WireKeyTests` reads every key back, so a key missing here fails there).
+    /// written with escapes is compared unescaped. By length and first letter (and for "s…" of five
+    /// letters, the second), which leave one candidate, then that name whole (`WireKeyTests` reads
+    /// every key back, so a key missing here fails there).
     public init?(named bytes: UnsafeBufferPointer<UInt8>, _ keyText: Range<Int>) {
         let inner = (keyText.lowerBound + 1)..<(keyText.upperBound - 1)
-        func named(_ k: WireKey) -> WireKey? { JSONScan.equals(bytes, inner, k.name) ? k : nil }
-        let found: WireKey?
+        let first = inner.isEmpty ? 0 : bytes[inner.lowerBound]
+        // Nested switches (by length, then by letter) compile to jump tables; one switch over the
+        // pair compiled to a chain of some thirty comparisons.
+        let candidate: WireKey?
         switch inner.count {
-        case 2: found = named(.op) ?? named(.id)
-        case 3: found = named(.pid) ?? named(.key)
-        case 4: found = named(.view) ?? named(.kind) ?? named(.step)
-        case 5: found = named(.input) ?? named(.store) ?? named(.skill) ?? named(.level) ?? named(.event) ?? named(.total) ?? named(.value)
-        case 6: found = named(.status) ?? named(.result) ?? named(.intent) ?? named(.detail)
-        case 7: found = named(.message) ?? named(.context) ?? named(.sandbox)
-        case 8: found = named(.protocol) ?? named(.declared)
-        case 9: found = named(.hasHealth)
-        case 10: found = named(.deadlineMs) ?? named(.resultText) ?? named(.threadSafe)
-        case 13: found = named(.resultProblem) ?? named(.limitProblems)
-        default: found = nil
+        case 2: candidate = first == 0x6f ? .op : first == 0x69 ? .id : nil                  // o i
+        case 3: candidate = first == 0x70 ? .pid : first == 0x6b ? .key : nil                // p k
+        case 4:
+            switch first {
+            case 0x76: candidate = .view                                                    // v
+            case 0x6b: candidate = .kind                                                    // k
+            case 0x73: candidate = .step                                                    // s
+            default: candidate = nil
+            }
+        case 5:
+            switch first {
+            case 0x69: candidate = .input                                                   // i
+            case 0x73: candidate = bytes[inner.lowerBound + 1] == 0x74 ? .store : .skill    // st sk
+            case 0x6c: candidate = .level                                                   // l
+            case 0x65: candidate = .event                                                   // e
+            case 0x74: candidate = .total                                                   // t
+            case 0x76: candidate = .value                                                   // v
+            default: candidate = nil
+            }
+        case 6:
+            switch first {
+            case 0x73: candidate = .status                                                  // s
+            case 0x72: candidate = .result                                                  // r
+            case 0x69: candidate = .intent                                                  // i
+            case 0x64: candidate = .detail                                                  // d
+            default: candidate = nil
+            }
+        case 7:
+            switch first {
+            case 0x6d: candidate = .message                                                 // m
+            case 0x63: candidate = .context                                                 // c
+            case 0x73: candidate = .sandbox                                                 // s
+            default: candidate = nil
+            }
+        case 8: candidate = first == 0x70 ? .protocol : first == 0x64 ? .declared : nil     // p d
+        case 9: candidate = first == 0x68 ? .hasHealth : nil                                 // h
+        case 10:
+            switch first {
+            case 0x64: candidate = .deadlineMs                                              // d
+            case 0x72: candidate = .resultText                                              // r
+            case 0x74: candidate = .threadSafe                                              // t
+            default: candidate = nil
+            }
+        case 13: candidate = first == 0x72 ? .resultProblem : first == 0x6c ? .limitProblems : nil  // r l
+        default: candidate = nil
+        }
+        let found = candidate.flatMap { k in
+            let name = k.name
+            return JSONScan.equals(bytes, inner, name.utf8Start, count: name.utf8CodeUnitCount) ? k : nil
         }
         if let found { self = found; return }
         guard bytes[inner].contains(0x5c), let text = JSONScan.string(bytes, keyText),
@@ -73,30 +114,43 @@ public enum WireKey: Int, CaseIterable, Sendable {
 }
 
 /// The members of one frame, found in place in one pass (`JSONScan.forEachMember`) and indexed by
-/// `WireKey`: each lookup is an array read, and no `String` is made for a key. A member whose name
-/// this side does not know is skipped; of two members with the same name the first counts. Reads
-/// `frame` only while it is alive: the caller keeps the bytes. (The slots are a heap array, not an
-/// `InlineArray`: a 32-slot inline array was copied whole, 768 bytes, on every lookup.)
+/// `WireKey`: each lookup is a read of one slot, and no `String` is made for a key. A member whose
+/// name this side does not know is skipped; of two members with the same name the first counts.
+/// Reads `frame` only while it is alive: the caller keeps the bytes. (The slots are one heap object,
+/// `Slots`, not an `InlineArray`: a 32-slot inline array was copied whole, 768 bytes, on every lookup;
+/// nor an `Array`, whose allocation looked up its storage type at run time on every frame.)
 public struct FrameMembers {
     public let frame: UnsafeBufferPointer<UInt8>
-    private let ranges: [Range<Int>?]
-    private static let slots = WireKey.allCases.count
+    private let slots: Slots
+
+    /// Two `Int`s per key, tail-allocated: `2 * key.rawValue` and `2 * key.rawValue + 1` hold the
+    /// value's range, or -1 and -1 when the frame has no such member.
+    private final class Slots: ManagedBuffer<Void, Int> {}
+    private static let count = 2 * WireKey.allCases.count
 
     /// Nil when `frame` is not one JSON object (nested at most `maxDepth` levels).
     public init?(_ frame: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONLimits.frameDepth) {
-        var ranges = [Range<Int>?](repeating: nil, count: Self.slots)
-        let ok = ranges.withUnsafeMutableBufferPointer { r in
-            JSONScan.forEachMember(frame, maxDepth: maxDepth) { keyText, value in
-                if let k = WireKey(named: frame, keyText), r[k.rawValue] == nil { r[k.rawValue] = value }
+        let slots = unsafeDowncast(Slots.create(minimumCapacity: Self.count) { _ in }, to: Slots.self)
+        let ok = slots.withUnsafeMutablePointerToElements { r in
+            r.initialize(repeating: -1, count: Self.count)
+            return JSONScan.forEachMember(frame, maxDepth: maxDepth) { keyText, value in
+                if let k = WireKey(named: frame, keyText), r[2 * k.rawValue] < 0 {
+                    (r[2 * k.rawValue], r[2 * k.rawValue + 1]) = (value.lowerBound, value.upperBound)
+                }
             }
         }
         guard ok else { return nil }
-        (self.frame, self.ranges) = (frame, ranges)
+        (self.frame, self.slots) = (frame, slots)
     }
 
     /// The value's byte range.
-    public subscript(_ key: WireKey) -> Range<Int>? { ranges[key.rawValue] }
-    public func has(_ key: WireKey) -> Bool { ranges[key.rawValue] != nil }
+    public subscript(_ key: WireKey) -> Range<Int>? {
+        slots.withUnsafeMutablePointerToElements { r in
+            let lower = r[2 * key.rawValue]
+            return lower < 0 ? nil : lower..<r[2 * key.rawValue + 1]
+        }
+    }
+    public func has(_ key: WireKey) -> Bool { self[key] != nil }
     public func string(_ key: WireKey) -> String? { self[key].flatMap { JSONScan.string(frame, $0) } }
     public func int(_ key: WireKey) -> Int64? { self[key].flatMap { JSONScan.int(frame, $0) } }
     /// The value's bytes (its JSON text).
@@ -106,4 +160,33 @@ public struct FrameMembers {
 extension Line {
     /// `"key":` for a frame's member (see `key(_: StaticString)`).
     public mutating func key(_ k: WireKey) { key(k.name) }
+
+    /// `"key":N`: what `key(k)` then `number(n)` write, in one append (frames carry ids, statuses
+    /// and steps; each append costs more than the bytes it writes).
+    @inlinable
+    public mutating func key<T: BinaryInteger>(_ k: WireKey, number n: T) {
+        guard let v = Int64(exactly: n) else {
+            key(k)
+            return number(n)
+        }
+        key(k.name, int: v)
+    }
+
+    @usableFromInline
+    mutating func key(_ name: StaticString, int v: Int64) {
+        let n = name.utf8CodeUnitCount
+        let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 24) { t in
+            var i = 0
+            if comma { t[0] = UInt8(ascii: ","); i = 1 }
+            t[i] = UInt8(ascii: "\"")
+            UnsafeMutableRawPointer(t.baseAddress! + i + 1).copyMemory(from: name.utf8Start, byteCount: n)
+            i += n + 1
+            t[i] = UInt8(ascii: "\"")
+            t[i + 1] = UInt8(ascii: ":")
+            i += 2
+            i += JSONText.writeInteger(v, to: t.baseAddress! + i)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<i]))
+        }
+    }
 }

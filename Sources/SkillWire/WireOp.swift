@@ -74,18 +74,31 @@ extension Line {
     public static func frame(_ op: WireOp) -> Line {
         var l = Line()
         l.bytes.reserveCapacity(256)
-        l.raw("\0\0\0\0{\"op\":\"")
-        l.raw(op.name)
-        l.raw("\"")
+        // The opening assembled on the stack and appended once.
+        let name = op.name, head: StaticString = "\0\0\0\0{\"op\":\""
+        let n = head.utf8CodeUnitCount, m = name.utf8CodeUnitCount
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + m + 1) { t in
+            let p = UnsafeMutableRawPointer(t.baseAddress!)
+            p.copyMemory(from: head.utf8Start, byteCount: n)
+            (p + n).copyMemory(from: name.utf8Start, byteCount: m)
+            t[n + m] = UInt8(ascii: "\"")
+            l.bytes.append(contentsOf: UnsafeBufferPointer(t))
+        }
         return l
     }
 
     /// Closes a frame started with `frame(_:)` and writes its length: the bytes to send.
     public consuming func sealed() -> [UInt8] {
-        var b = bytes
-        b.append(UInt8(ascii: "}"))
-        Frame.sealInPlace(&b)
-        return b
+        seal()
+        return bytes
+    }
+
+    /// Closes a frame started with `frame(_:)` and writes its length, in place: `bytes` are then the
+    /// bytes to send. (In place: `sealed()` on a line the caller still holds would append to a
+    /// buffer with two owners, which copies the whole frame.)
+    public mutating func seal() {
+        bytes.append(UInt8(ascii: "}"))
+        Frame.sealInPlace(&bytes)
     }
 
     /// Raw JSON bytes, already checked to be one JSON value.
@@ -103,7 +116,7 @@ extension Line {
 
     /// `bytes` as a JSON string (invalid UTF-8 repaired with U+FFFD).
     public mutating func text(bytes u: UnsafeBufferPointer<UInt8>) {
-        if u.contains(where: { $0 >= 0x80 }) && String(validating: u, as: UTF8.self) == nil {
+        if UTF8Check.firstInvalidOffset(u) != nil {
             return quoted(String(decoding: u, as: UTF8.self))
         }
         quoted(u)

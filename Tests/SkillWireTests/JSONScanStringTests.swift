@@ -2,9 +2,10 @@ import Foundation
 import XCTest
 @testable import SkillWire
 
-/// `JSONScan.skipString` steps over eight plain ASCII bytes at a time: every byte that needs a look
-/// (a quote, a backslash, a control byte, a byte of a multi-byte character, invalid UTF-8) must be
-/// found wherever it falls in a word, and the verdict must be Foundation's.
+/// `JSONScan.skipString` steps over eight plain ASCII bytes at a time (inline, where a plain string
+/// ends at its first special byte; else `checkString`): every byte that needs a look (a quote, a
+/// backslash, a control byte, a byte of a multi-byte character, invalid UTF-8) must be found wherever
+/// it falls in a word, alone or as a key or value in a container, and the verdict must be Foundation's.
 final class JSONScanStringTests: XCTestCase {
     /// What may stand at one position of a string's text, and whether Foundation accepts it there.
     private static let specials: [(name: String, bytes: [UInt8])] = [
@@ -41,6 +42,17 @@ final class JSONScanStringTests: XCTestCase {
                     if let expected {
                         let scanned = text.withUnsafeBufferPointer { JSONScan.string($0, 0..<text.count) }
                         XCTAssertEqual(scanned, expected, "\(name) after \(before) bytes")
+                    }
+                    // The same string as a key and as values in containers (stepped over inline,
+                    // `JSONScan.skipString`), with nothing or a few bytes after it in the buffer.
+                    for wrapped in [[0x5b] + text + [0x5d], [0x7b] + text + Array(#":1}"#.utf8),
+                                    Array(#"{"k":"#.utf8) + text + [0x7d], Array(#"{"k":["#.utf8) + text + Array(#","x"]}"#.utf8)] {
+                        let ok = wrapped.withUnsafeBufferPointer { JSONScan.isValid($0) }
+                        XCTAssertEqual(ok, expected != nil, "\(name) after \(before) bytes, \(after) after, in \(wrapped)")
+                        if wrapped.first == 0x7b {
+                            let members = wrapped.withUnsafeBufferPointer { JSONScan.members($0) }
+                            XCTAssertEqual(members != nil, expected != nil, "\(name) after \(before) bytes, in \(wrapped)")
+                        }
                     }
                     checked += 1
                 }

@@ -16,6 +16,35 @@ final class LineTests: XCTestCase {
         XCTAssertEqual(String(decoding: l.bytes, as: UTF8.self), #"{"a":1,"longer_key_than_eight":"x","nested":{"b":true}}"#)
     }
 
+    func testAKeyWithItsNumberIsWhatKeyThenNumberWrite() {
+        let values: [Int64] = [0, 7, -1, 42, Int64.max, Int64.min, 999_999_999_999_999_999]
+        for k in WireKey.allCases {
+            for v in values {
+                var fused = Line.frame(.complete), apart = Line.frame(.complete)
+                fused.key(k, number: v); apart.key(k); apart.number(v)
+                fused.key(.id, number: UInt64(bitPattern: v)); apart.key(.id); apart.number(UInt64(bitPattern: v))
+                fused.key(.step, number: Int32(truncatingIfNeeded: v)); apart.key(.step); apart.number(Int32(truncatingIfNeeded: v))
+                XCTAssertEqual(String(decoding: fused.sealed(), as: UTF8.self), String(decoding: apart.sealed(), as: UTF8.self), "\(k.name) \(v)")
+            }
+        }
+        var first = Line()
+        first.raw("{")
+        first.key(.status, number: UInt64.max)
+        first.raw("}")
+        XCTAssertEqual(String(decoding: first.bytes, as: UTF8.self), #"{"status":18446744073709551615}"#)
+    }
+
+    func testAFrameOpensWithItsLengthPlaceholderAndItsOp() {
+        for op in WireOp.allCases {
+            var f = Line.frame(op)
+            f.key(.id, number: 3)
+            f.seal()
+            let body = Array(f.bytes[4...])
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), #"{"op":""# + op.rawValue + #"","id":3}"#)
+            XCTAssertEqual(Array(f.bytes[0..<4]), [0, 0, 0, UInt8(body.count)])
+        }
+    }
+
     func testQuotedTextIsFoundationsStringWhateverItsLengthAndContent() throws {
         let samples = ["", "plain", "with \"quotes\" and \\ backslash", "tab\tnew\nline\u{1}", "é 日本 😀",
                        String(repeating: "a", count: 255), String(repeating: "b", count: 256), String(repeating: "c", count: 257),

@@ -16,11 +16,12 @@ final class Channel: Sendable {
 
     init(fd: Int32) { self.fd = fd }
 
-    /// Seals `frame` (built with `Line.frame`) with its length and writes it.
-    func send(_ frame: consuming Line) {
-        let bytes = frame.sealed()
+    /// Seals `frame` (built with `Line.frame`) with its length, in place (`Line.seal`), and writes
+    /// it; the caller's line is then sent and not to be extended.
+    func send(_ frame: inout Line) {
+        frame.seal()
         lock.withLock { _ in
-            bytes.withUnsafeBytes { buf in
+            frame.bytes.withUnsafeBytes { buf in
                 var off = 0
                 while off < buf.count {
                     let n = write(fd, buf.baseAddress! + off, buf.count - off)

@@ -114,14 +114,14 @@ func runServeMode(_ args: [String]) -> Never {
     servedSkill = skill
     servedSkillID = options.id
     var hello = Line.frame(.hello)
-    hello.key(.protocol); hello.number(WireProtocol.version)
-    hello.key(.pid); hello.number(getpid())
+    hello.key(.protocol, number: WireProtocol.version)
+    hello.key(.pid, number: getpid())
     hello.key(.skill); hello.quoted(options.id)
     hello.key(.threadSafe); hello.bool(skill.pointee.flags & UInt32(SKH_SKILL_THREAD_SAFE) != 0)
     hello.key(.hasHealth); hello.bool(skill.pointee.health != nil)
     hello.key(.limitProblems); hello.strings(problems)
     Sandbox.writeHello(&hello)
-    channel.send(hello)
+    channel.send(&hello)
     ready.signal()
     while true { pause() }
 }
@@ -129,11 +129,11 @@ func runServeMode(_ args: [String]) -> Never {
 /// Tells the host why the skill cannot be served, and exits.
 func loadFailed(_ kind: StaticString, _ message: String) -> Never {
     var f = Line.frame(.loadFailed)
-    f.key(.protocol); f.number(WireProtocol.version)
-    f.key(.pid); f.number(getpid())
+    f.key(.protocol, number: WireProtocol.version)
+    f.key(.pid, number: getpid())
     f.key(.kind); f.raw("\""); f.raw(kind); f.raw("\"")
     f.key(.message); f.quoted(message)
-    channel.send(f)
+    channel.send(&f)
     exit(WorkerExit.loadFailed)
 }
 
@@ -155,15 +155,19 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
         }
         chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         while true {
-            let frame: [UInt8]?
-            do { frame = try reader.next() } catch {
+            // Each frame is handled where it was read (`handle` copies what it keeps).
+            let handled: Void?
+            do {
+                handled = try reader.withNext { frame in
+                    if !isReady { ready.wait(); ready.signal(); isReady = true }
+                    handle(frame)
+                }
+            } catch {
                 // Not the host's bytes if skill code replaced fd 4 (a file, a socket): its fault, not the host's.
                 if let replaced = channelReplaced() { channelTakenAway(replaced) }
                 protocolBroken("the host sent \(error)")
             }
-            guard let frame else { break }
-            if !isReady { ready.wait(); ready.signal(); isReady = true }
-            frame.withUnsafeBufferPointer { handle($0) }
+            if handled == nil { break }
         }
     }
 }
@@ -206,7 +210,7 @@ func handle(_ frame: UnsafeBufferPointer<UInt8>) {
                     context: UnsafeBufferPointer(rebasing: frame[context]), deadline: CallDeadline(millisecondsFromNow: deadlineMs),
                     view: view.map { contextEntries(UnsafeBufferPointer(rebasing: frame[$0])) })
     case .cancel:
-        ServedCalls.running.withLock { $0[id] }?.cancelled.store(true, ordering: .relaxed)
+        ServedCalls.runningCall(id: id)?.cancelled.store(true, ordering: .relaxed)
     case .health:
         let ctx = context.map { Array(frame[$0]) } ?? Array("{}".utf8)
         startHealth(id: id, context: ctx)
@@ -297,12 +301,12 @@ func startHealth(id: UInt64, context: [UInt8]) {
     healthQueue.async {
         let skill = servedSkill!
         var f = Line.frame(.health)
-        f.key(.id); f.number(id)
+        f.key(.id, number: id)
         guard let fn = skill.pointee.health else {
-            f.key(.status); f.number(SKH_HEALTH_OK)
+            f.key(.status, number: SKH_HEALTH_OK)
             f.key(.declared); f.bool(false)
             f.key(.detail); f.raw("null")
-            channel.send(f)
+            channel.send(&f)
             return
         }
         var detail: UnsafeMutablePointer<CChar>? = nil
@@ -311,7 +315,7 @@ func startHealth(id: UInt64, context: [UInt8]) {
         let rc = text.withUnsafeBufferPointer { b in
             b.withMemoryRebound(to: CChar.self) { fn(WorkerServices.table, $0.baseAddress, &detail) }
         }
-        f.key(.status); f.number(rc)
+        f.key(.status, number: rc)
         f.key(.declared); f.bool(true)
         f.key(.detail)
         if let d = detail {
@@ -321,6 +325,6 @@ func startHealth(id: UInt64, context: [UInt8]) {
         } else {
             f.raw("null")
         }
-        channel.send(f)
+        channel.send(&f)
     }
 }

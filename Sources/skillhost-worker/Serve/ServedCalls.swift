@@ -9,8 +9,15 @@ import Synchronization
 /// completion, shared with the host's in-process runtime) whose progress becomes `progress` frames and
 /// whose completion becomes one `complete` frame. Thread-safe.
 enum ServedCalls {
-    /// Calls that have not completed yet, by id (for `cancel` frames).
-    static let running = Mutex<[UInt64: CallSlot]>([:])
+    /// Calls that have not completed yet, each at its `runningIndex` (a completed call's place is
+    /// taken by the last one). A `cancel` frame, rare, finds its call by a scan: the list is kept for
+    /// every call, so insert and removal stay O(1) without hashing ids.
+    static let running = Mutex<[CallSlot]>([])
+
+    /// The running call with this id, if any.
+    static func runningCall(id: UInt64) -> CallSlot? {
+        running.withLock { r in r.first { $0.id == id } }
+    }
 
     /// A new call; `input` and `context` are copied.
     static func start(id: UInt64, intent: String, input: UnsafeBufferPointer<UInt8>, context: UnsafeBufferPointer<UInt8>,
@@ -18,23 +25,26 @@ enum ServedCalls {
         let slot = CallSlot(id: id, skillID: servedSkillID, intent: intent, input: UnsafeRawBufferPointer(input),
                             context: UnsafeRawBufferPointer(context), deadline: deadline, view: view,
                             onProgress: progress, onComplete: complete)
-        running.withLock { $0[id] = slot }
+        running.withLock { r in
+            slot.runningIndex = r.count
+            r.append(slot)
+        }
         return slot
     }
 
     private static func progress(_ slot: CallSlot, _ step: UInt32, _ total: UInt32, _ message: UnsafePointer<CChar>?) {
         var f = Line.frame(.progress)
-        f.key(.id); f.number(slot.id)
-        f.key(.step); f.number(step)
-        f.key(.total); f.number(total)
+        f.key(.id, number: slot.id)
+        f.key(.step, number: step)
+        f.key(.total, number: total)
         f.key(.message); f.text(message)
-        channel.send(f)
+        channel.send(&f)
     }
 
     private static func complete(_ slot: CallSlot, _ status: Int32, _ result: UnsafeBufferPointer<UInt8>?, _ message: UnsafePointer<CChar>?) {
         var f = Line.frame(.complete)
-        f.key(.id); f.number(slot.id)
-        f.key(.status); f.number(status)
+        f.key(.id, number: slot.id)
+        f.key(.status, number: status)
         f.key(.message); f.text(message)
         if let result {
             if JSONScan.isValid(result) {
@@ -49,7 +59,14 @@ enum ServedCalls {
         } else {
             f.key(.result); f.raw("null")
         }
-        _ = running.withLock { $0.removeValue(forKey: slot.id) }
-        channel.send(f)
+        running.withLock { r in
+            let last = r.removeLast()
+            if last !== slot {
+                r[slot.runningIndex] = last
+                last.runningIndex = slot.runningIndex
+            }
+            slot.runningIndex = -1
+        }
+        channel.send(&f)
     }
 }

@@ -23,26 +23,26 @@ enum WorkerServices {
             var f = Line.frame(.log)
             f.key(.id)
             if let slot { f.number(slot.id) } else { f.raw("null") }
-            f.key(.level); f.number(level)
+            f.key(.level, number: level)
             f.key(.message); f.text(message)
-            channel.send(f)
+            channel.send(&f)
         },
         misuse: { slot, what in
             var f = Line.frame(.log)
-            f.key(.id); f.number(slot.id)
-            f.key(.level); f.number(SKH_LOG_WARNING)
+            f.key(.id, number: slot.id)
+            f.key(.level, number: SKH_LOG_WARNING)
             f.key(.event); f.quoted(what == .completedTwice ? "complete_twice" : "complete_late")
             f.key(.intent); f.quoted(slot.intent)
             f.key(.message)
             f.quoted(what == .completedTwice
                 ? "called complete twice for one \(slot.intent) call; the second completion was ignored (a bug in the skill)"
                 : "completed \(slot.intent) after the call was given up; the late result was dropped")
-            channel.send(f)
+            channel.send(&f)
         },
         contextSet: { key, value in
             var f = Line.frame(.contextSet)
             f.key(.key); f.quoted(key)
             f.key(.value); f.rawJSON(value)
-            channel.send(f)
+            channel.send(&f)
         }))
 }
