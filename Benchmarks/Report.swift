@@ -215,14 +215,28 @@ enum Report {
         }
     }
 
-    static func workerGoals(_ r: WorkerBench.Result) -> [Goal] {
+    /// Issue 10: the C echo in its worker ≤ 2 × the socketpair ping-pong; the Swift echo ≤ 2 × the
+    /// ping-pong + the in-process Swift cost, read strictly: what the Swift skill costs beyond the C
+    /// skill in process (in-process Swift p50 − in-process C p50, both from (b) of the same run), not
+    /// the whole in-process call (which would count the host's own work twice). Without (b) in the
+    /// run, the Swift goal is the C one.
+    static func workerGoals(_ r: WorkerBench.Result, inProcess: [InvokeBench.Result]) -> [Goal] {
         let raw = r.pingPong.samples.median, pipes = r.pipePingPong.samples.median
+        let inSwift = inProcess.first { $0.name == "invoke echo.say" }?.samples.median
+        let inC = inProcess.first { $0.name == "invoke fixture.echo" }?.samples.median
         return r.workers.map { w in
             let p50 = w.samples.median
             let bad = w.failures + r.pingPong.failures + r.pipePingPong.failures
-            return Goal(text: "\(w.name) p50 ≤ 2 × raw socketpair ping-pong p50 (skill in a worker process)",
-                        met: bad == 0 && p50 <= 2 * raw,
-                        numbers: "p50 \(fmt(p50)) µs (p99 \(fmt(w.samples.percentile(99)))) vs limit 2 × \(fmt(raw)) = \(fmt(2 * raw)) µs; ratio \(ratio(p50 / raw)) (goal ≤ 2.00×)"
+            var extra = 0.0, goal = "2 × raw socketpair ping-pong p50", shown = "2 × \(fmt(raw))"
+            if w.name == "worker echo.say", let inSwift, let inC {
+                extra = max(0, inSwift - inC)
+                goal += " + the Swift skill's in-process cost"
+                shown += " + (\(fmt(inSwift)) − \(fmt(inC)), in-process Swift − C)"
+            }
+            let limit = 2 * raw + extra
+            return Goal(text: "\(w.name) p50 ≤ \(goal) (skill in a worker process)",
+                        met: bad == 0 && p50 <= limit,
+                        numbers: "p50 \(fmt(p50)) µs (p99 \(fmt(w.samples.percentile(99)))) vs limit \(shown) = \(fmt(limit)) µs; ratio to the ping-pong \(ratio(p50 / raw))"
                             + "; against the pipe ping-pong (the worker channel's own transport, \(fmt(pipes)) µs): \(ratio(p50 / pipes))"
                             + (bad == 0 ? "" : "; \(bad) calls FAILED"))
         }

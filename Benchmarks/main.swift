@@ -150,7 +150,7 @@ if sections.contains("worker") {
     say("")
     say("(e) from a crash to the next successful call on the restarted worker (Tests/Fixtures/segv_invoke.c)")
     say(Report.crashSection(r))
-    goals += Report.workerGoals(r)
+    goals += Report.workerGoals(r, inProcess: inProcess)
 }
 
 if sections.contains("concurrency") {

@@ -81,3 +81,13 @@ final class InProcessCall: Sendable {
         }
     }
 }
+
+/// A call is its own cancellation handler (no closure allocated per call): cancelling tells the skill
+/// (`is_cancelled`) and gives it `Cancellation.graceMs` to complete; then the host stops waiting (the
+/// call stays valid until the skill completes, as for a deadline).
+extension InProcessCall: CancelTarget {
+    func callCancelled() {
+        requestCancel()
+        HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in _ = abandon() }
+    }
+}

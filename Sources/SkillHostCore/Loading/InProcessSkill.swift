@@ -72,12 +72,7 @@ final class InProcessSkill: SkillRuntime, @unchecked Sendable {
         if let gate = serial { finish = { gate.leave() } }
         let call = InProcessCall(skillID: id, intent: intent, input: input, context: context, deadline: CallDeadline(deadline), view: view,
                                  onProgress: progress, onFinish: finish)
-        // Cancelling tells the skill (is_cancelled) and gives it a grace period to complete; then the
-        // host stops waiting (the call stays valid until the skill completes, as for a deadline).
-        cancellation?.onCancel {
-            call.requestCancel()
-            HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { _ = call.abandon() }
-        }
+        cancellation?.onCancel(call)  // see `InProcessCall.callCancelled`
         invokeFn(call.slot.call)
         call.slot.invokeReturned()
         guard let outcome = await call.wait(until: deadline) else {
