@@ -86,7 +86,6 @@ public final class SkillHost: Sendable {
         signal(SIGPIPE, SIG_IGN)
         HostHardening.apply()
         paths = HostPaths(environment: options.environment)
-        SandboxReports.use(stateDir: paths.stateDir)
         config = try HostConfig.load(explicit: options.configPath, paths: paths, environment: options.environment)
         timeZone = HostTimeZone.resolve(configured: options.timeZone ?? config.timeZone, environment: options.environment)
         searchPath = paths.skillSearchPath(explicit: options.skillsDir, environment: options.environment)

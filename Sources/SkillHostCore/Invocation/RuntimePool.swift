@@ -13,9 +13,12 @@ final class RuntimePool: Sendable {
     let workerPath: String
 
     private let workerSettings: WorkerSettings
+    /// What this host's workers reported about their sandbox, kept in its state folder.
+    let sandboxReports: SandboxReports
 
     init(config: HostConfig, paths: HostPaths, workerPath: String, timeZone: String) {
         (self.config, self.paths, self.workerPath) = (config, paths, workerPath)
+        sandboxReports = SandboxReports(stateDir: paths.stateDir)
         var settings = config.workers
         settings.timeZone = timeZone
         workerSettings = settings
@@ -34,7 +37,7 @@ final class RuntimePool: Sendable {
             }
         case .process:
             made = WorkerRuntime(skill: skill, workerPath: workerPath, settings: workerSettings,
-                                 sandbox: WorkerSandbox.make(for: skill, config: config, paths: paths))
+                                 sandbox: WorkerSandbox.make(for: skill, config: config, paths: paths), reports: sandboxReports)
         }
         return .success(runtimes.withLock { map in
             if let r = map[key] { return r }

@@ -171,7 +171,7 @@ extension WorkerProcess {
                 return "it speaks protocol \(f.raw(.protocol) ?? "?"), this host \(WireProtocol.version) (skillhost-worker is from another build; reinstall so both come from one)"
             }
             state.withLock { $0.ready = true }
-            SandboxFacts.record(skill: skill.id, hello: f.json(.sandbox))
+            SandboxFacts.record(skill: skill.id, hello: f.json(.sandbox), into: sandboxRecord)
             if let problems = f.json(.limitProblems)?.arrayValue, !problems.isEmpty {
                 HostLog.warning("skill \(skill.id)'s worker could not apply every limit: " + problems.compactMap(\.stringValue).joined(separator: "; "))
             }

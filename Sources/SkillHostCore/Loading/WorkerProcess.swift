@@ -82,12 +82,16 @@ final class WorkerProcess: Sendable {
     let events: WorkerEvents
     /// Lets a reply resume its call on the reader thread (see `CallExecutor`). Reader thread only.
     let inline = InlineSlot()
+    /// Where the sandbox the worker reports in its hello is kept, and the plan it was started under.
+    let sandboxRecord: SandboxFacts.Record?
     /// The reader thread's stack: a main thread's, because a call resumed inline runs its caller's code there.
     static let readerStackSize = 8 << 20
 
     private init(skill: RegisteredSkill, settings: WorkerSettings, pid: pid_t, requests: Int32, replies: Int32, outputFD: Int32,
-                 wake: (Int32, Int32), events: WorkerEvents, onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) {
+                 wake: (Int32, Int32), events: WorkerEvents, sandboxRecord: SandboxFacts.Record?,
+                 onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) {
         self.skill = skill
+        self.sandboxRecord = sandboxRecord
         self.events = events
         self.settings = settings
         self.pid = pid
@@ -102,7 +106,7 @@ final class WorkerProcess: Sendable {
     /// Starts a worker for `skill` (it loads the skill and says hello on its own; see `waitReady`).
     /// `sandbox`: how the worker is confined (nil: not at all); its data folder is created first.
     static func start(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings, events: WorkerEvents = WorkerEvents(),
-                      sandbox: WorkerSandbox? = nil,
+                      sandbox: WorkerSandbox? = nil, reports: SandboxReports? = nil,
                       onEnd: @escaping @Sendable (WorkerProcess, WorkerDeath) -> Void) -> Result<WorkerProcess, SkillError> {
         func failure(_ what: String) -> Result<WorkerProcess, SkillError> {
             .failure(SkillError(.internal, "cannot start a worker process for skill \(skill.id): \(what): \(String(cString: strerror(errno)))", skillID: skill.id))
@@ -144,7 +148,7 @@ final class WorkerProcess: Sendable {
         for fd in [request.read, reply.write, out.write] { close(fd) }
         for fd in [request.write, reply.read, out.read, wake.read, wake.write] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         let w = WorkerProcess(skill: skill, settings: settings, pid: pid, requests: request.write, replies: reply.read, outputFD: out.read,
-                              wake: wake, events: events, onEnd: onEnd)
+                              wake: wake, events: events, sandboxRecord: reports.flatMap { r in sandbox.map { SandboxFacts.Record(reports: r, plan: $0.plan) } }, onEnd: onEnd)
         LiveWorkers.add(w)
         // Without its threads nobody would read or reap it; this is as bad as it gets, but stay clean.
         func abandon() -> Result<WorkerProcess, SkillError> {

@@ -24,6 +24,8 @@ final class WorkerRuntime: SkillRuntime {
     let settings: WorkerSettings
     /// How its workers are confined (nil: not sandboxed).
     let sandbox: WorkerSandbox?
+    /// Where its workers' sandbox reports are kept (nil: nowhere, as in tests that start workers alone).
+    let reports: SandboxReports?
     /// What its workers reported beyond completions (second completions), across restarts.
     let events = WorkerEvents()
     private let serial: AsyncGate?
@@ -37,8 +39,9 @@ final class WorkerRuntime: SkillRuntime {
     }
     private let state = Mutex(State())
 
-    init(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings, sandbox: WorkerSandbox? = nil) {
+    init(skill: RegisteredSkill, workerPath: String, settings: WorkerSettings, sandbox: WorkerSandbox? = nil, reports: SandboxReports? = nil) {
         self.sandbox = sandbox
+        self.reports = reports
         self.skill = skill
         self.workerPath = workerPath
         self.settings = settings
@@ -135,7 +138,7 @@ final class WorkerRuntime: SkillRuntime {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if now < s.notBefore { return .waitUntil(s.notBefore) }
                 // WorkerProcess.start opens the file and checks it is still what the scan saw (SkillLoading).
-                switch WorkerProcess.start(skill: skill, workerPath: workerPath, settings: settings, events: events, sandbox: sandbox,
+                switch WorkerProcess.start(skill: skill, workerPath: workerPath, settings: settings, events: events, sandbox: sandbox, reports: reports,
                                            onEnd: { [weak self] w, death in self?.ended(w, death) }) {
                 case .success(let w):
                     s.worker = w

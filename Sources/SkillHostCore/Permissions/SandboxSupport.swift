@@ -57,7 +57,8 @@ public struct SandboxSupport: Sendable, Equatable {
 }
 
 /// What workers said about their sandbox in their hello, by skill id (the latest worker wins); each
-/// report is also handed to `SandboxReports`, which keeps partial ones for later processes. Thread-safe.
+/// report is also handed to its host's `SandboxReports`, which keeps partial ones for later processes.
+/// Thread-safe.
 public enum SandboxFacts {
     public struct Fact: Sendable, Equatable {
         public var mode: String
@@ -67,13 +68,19 @@ public enum SandboxFacts {
     }
     private static let facts = Mutex<[String: Fact]>([:])
 
-    static func record(skill id: String, hello: JSON?) {
+    /// Where a worker's report is kept, and the sandbox plan the worker was started under.
+    struct Record: Sendable {
+        let reports: SandboxReports
+        let plan: String
+    }
+
+    static func record(skill id: String, hello: JSON?, into record: Record?) {
         // "off" is the config's say, read from the config; a fact is what a sandboxed worker applied.
         guard let h = hello, let mode = h["mode"]?.stringValue, mode != "off" else { return }
         let missing = (h["missing"]?.arrayValue ?? []).compactMap(\.stringValue) + (h["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
         let fact = Fact(mode: mode, missing: missing, applyMicros: Int(h["applyMicros"]?.intValue ?? 0))
         facts.withLock { $0[id] = fact }
-        SandboxReports.record(fact, for: id)
+        if let record { record.reports.record(fact, for: id, plan: record.plan) }
         if mode == "partial" {
             HostLog.warning("skill \(id)'s worker runs with a partial sandbox; missing: " + missing.joined(separator: "; "))
         }
@@ -116,7 +123,12 @@ extension SkillHost {
         if !config.sandboxEnabled(for: skill.id) {
             return SandboxStatus(mode: "off", missing: ["the config turns the sandbox off for this skill (\"grants\": {\"\(skill.id)\": {\"sandbox\": false}})"])
         }
-        if let f = SandboxFacts.fact(for: skill.id) ?? SandboxReports.report(for: skill.id) { return SandboxStatus(mode: f.mode, missing: f.missing) }
+        if let f = SandboxFacts.fact(for: skill.id) { return SandboxStatus(mode: f.mode, missing: f.missing) }
+        let reports = invoker.runtimes.sandboxReports
+        if reports.hasReport(for: skill.id), let plan = WorkerSandbox.make(for: skill, config: config, paths: paths)?.plan,
+           let f = reports.report(for: skill.id, plan: plan) {
+            return SandboxStatus(mode: f.mode, missing: f.missing)
+        }
         let granted = config.grants[skill.id]?.permissions ?? .none
         let missing = SandboxSupport.current.missing(network: !granted.network.isEmpty)
         return SandboxStatus(mode: missing.isEmpty ? "full" : "partial", missing: missing)

@@ -46,6 +46,10 @@ struct WorkerSandbox: Sendable, Equatable {
         return e
     }
 
+    /// What the worker is allowed, as one text (the resolved grants: paths, ports, programs): a stored
+    /// report of a partial sandbox counts only for the plan it was reported under (`SandboxReports`).
+    var plan: String { arguments.joined(separator: "\n") }
+
     /// Creates the data folder (and its parents) with mode 0700 if missing: Landlock can allow writing
     /// inside a folder, not creating exactly that one. Nil on success, else why not.
     func prepare() -> String? {

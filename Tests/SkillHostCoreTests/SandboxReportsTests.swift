@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+@testable import SkillHostCore
+
+/// `SandboxReports` keeps the partial sandboxes workers reported in one state folder's file, each
+/// entry tied to the sandbox plan it was reported under, and decides on the file, not on a process's
+/// copy, whether a report changes anything.
+final class SandboxReportsTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "sandbox-reports-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    let partial = SandboxFacts.Fact(mode: "partial", missing: ["seccomp filter (not installed: E2BIG)"], applyMicros: 12)
+    let full = SandboxFacts.Fact(mode: "full", missing: [], applyMicros: 9)
+
+    func testAReportCountsOnlyForThePlanItWasReportedUnder() {
+        SandboxReports(stateDir: dir).record(partial, for: "a.b", plan: "--sandbox\n--allow-connect\n443")
+        let later = SandboxReports(stateDir: dir)  // another process, later
+        XCTAssertEqual(later.report(for: "a.b", plan: "--sandbox\n--allow-connect\n443")?.missing, partial.missing)
+        XCTAssertNil(later.report(for: "a.b", plan: "--sandbox"), "the grants changed since: the old report says nothing about the new plan")
+        XCTAssertTrue(later.hasReport(for: "a.b"))
+        XCTAssertNil(later.report(for: "c.d", plan: "--sandbox"))
+    }
+
+    func testAFullReportRemovesTheEntry() {
+        let r = SandboxReports(stateDir: dir)
+        r.record(partial, for: "a.b", plan: "p")
+        r.record(full, for: "a.b", plan: "p")
+        XCTAssertNil(SandboxReports(stateDir: dir).report(for: "a.b", plan: "p"))
+        XCTAssertFalse(SandboxReports(stateDir: dir).hasReport(for: "a.b"))
+    }
+
+    /// Two processes: X stores a partial report, Y a full one (removing it), then X's next worker
+    /// reports partial again. X's own copy still says partial, but the file does not: it is written.
+    func testTheSkipIsDecidedOnTheFileNotOnAStaleCopy() {
+        let x = SandboxReports(stateDir: dir), y = SandboxReports(stateDir: dir)
+        x.record(partial, for: "a.b", plan: "p")
+        XCTAssertNotNil(x.report(for: "a.b", plan: "p"))
+        y.record(full, for: "a.b", plan: "p")
+        x.record(partial, for: "a.b", plan: "p")
+        XCTAssertEqual(SandboxReports(stateDir: dir).report(for: "a.b", plan: "p")?.mode, "partial")
+    }
+
+    func testEachStateFolderKeepsItsOwnReports() throws {
+        let other = dir + "/other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        SandboxReports(stateDir: dir).record(partial, for: "a.b", plan: "p")
+        XCTAssertNil(SandboxReports(stateDir: other).report(for: "a.b", plan: "p"))
+        XCTAssertNotNil(SandboxReports(stateDir: dir).report(for: "a.b", plan: "p"))
+    }
+}
