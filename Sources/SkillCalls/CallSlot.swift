@@ -124,11 +124,22 @@ public final class CallSlot: @unchecked Sendable {
         if pendingEvents.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { onFinish?(true) }
     }
 
+    /// What `abandon` found.
+    public enum Abandoned: Sendable {
+        /// This abandon gave up on the running call: a later completion is dropped.
+        case now
+        /// An earlier abandon did (a grace timer and an expired wait may both try); nothing changed.
+        case already
+        /// The completion won the race: it was (or is being) delivered.
+        case completed
+    }
+
     /// The caller gives up on the call: it is marked cancelled, and a later completion is dropped.
-    /// Returns false when the completion won the race (it was delivered).
-    public func abandon() -> Bool {
+    public func abandon() -> Abandoned {
         cancelled.store(true, ordering: .relaxed)
-        return state.compareExchange(expected: Self.running, desired: Self.abandoned, ordering: .acquiringAndReleasing).exchanged
+        let (exchanged, original) = state.compareExchange(expected: Self.running, desired: Self.abandoned, ordering: .acquiringAndReleasing)
+        if exchanged { return .now }
+        return original == Self.completed ? .completed : .already
     }
 
     // MARK: - Retirement

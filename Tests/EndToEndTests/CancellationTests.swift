@@ -66,4 +66,18 @@ final class CancellationTests: EndToEndTestCase {
         XCTAssertEqual(try error(r.stdout)["kind"] as? String, "cancelled")
         XCTAssertLessThan(r.secondsAfterInterrupt, 0.45)
     }
+
+    /// A trusted skill that never completes: after the grace period the host stops waiting (and the
+    /// call's later abandon, when the wait ends, finds it already given up: it must not wait for a
+    /// completion that will never come — it spun forever on a thread before).
+    func testInterruptOfATrustedSkillThatNeverCompletesEndsAfterTheGracePeriod() throws {
+        try addSkill("never_completes.so")
+        try writeConfig(#"{"trusted":["test.fixture.nevercompletes"]}"#)
+        let r = try interruptedInvoke("fixture.never", "{}")
+        XCTAssertEqual(r.code, 18, r.stdout)
+        let e = try error(r.stdout)
+        XCTAssertEqual(e["kind"] as? String, "cancelled")
+        XCTAssertTrue((e["message"] as? String ?? "").contains("so the host stopped waiting for it"), "\(e)")
+        XCTAssertLessThan(r.secondsAfterInterrupt, 1.5)
+    }
 }

@@ -142,4 +142,22 @@ final class McpInProcessTests: McpTestCase {
             XCTAssertEqual(error(try server.response(id))?.code, -32602, name)
         }
     }
+
+    /// A cancelled call of a trusted skill that never completes, whose deadline passes inside the
+    /// grace period: the grace timer then finds the call already given up and must return at once —
+    /// it waited forever for a completion before, on the one timer thread, so no later deadline fired.
+    func testACancelledCallThatNeverCompletesLeavesTheTimersRunning() throws {
+        try addSkill("never_completes.so")
+        try writeConfig(#"{"invokeTimeoutMs": 300, "trusted": ["test.fixture.nevercompletes"]}"#)
+        try start()
+        try server.send(["jsonrpc": "2.0", "id": "never-1", "method": "tools/call", "params": ["name": "fixture-never", "arguments": [:]]])
+        usleep(50_000)
+        try server.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": "never-1", "reason": "test"]])
+        usleep(800_000)  // the deadline (300 ms) and the grace period (500 ms) have both passed
+        let asked = Date()
+        let second = try call("fixture-never", [:], timeout: 5)
+        XCTAssertEqual(second["isError"] as? Bool, true, "\(second)")
+        XCTAssertTrue("\(second)".contains("timeout"), "the second call ends at its own deadline: \(second)")
+        XCTAssertLessThan(Date().timeIntervalSince(asked), 2.0)
+    }
 }

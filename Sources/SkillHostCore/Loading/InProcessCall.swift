@@ -67,17 +67,22 @@ final class InProcessCall: Sendable {
     func requestCancel() { slot.cancelled.store(true, ordering: .relaxed) }
 
     /// Gives up on the call: a later completion is dropped (and logged). Returns the outcome if the
-    /// completion won the race.
+    /// completion won the race; nil if this or an earlier abandon (the cancellation's grace timer, an
+    /// expired wait: both may try, in either order) gave up first.
     func abandon() -> RawCompletion? {
-        if slot.abandon() {
+        switch slot.abandon() {
+        case .now:
             _ = arrived.expire()
             return nil
-        }
-        // The completion won: its thread is between the slot's state change and `delivered` (no skill
-        // code runs there), so the value is a moment away.
-        while true {
-            if let outcome = delivered.value.withLock({ $0 }) { return outcome }
-            sched_yield()
+        case .already:
+            return nil  // no completion will be delivered: never wait for one
+        case .completed:
+            // Its thread is between the slot's state change and `delivered` (no skill code runs
+            // there), so the value is a moment away.
+            while true {
+                if let outcome = delivered.value.withLock({ $0 }) { return outcome }
+                sched_yield()
+            }
         }
     }
 }
@@ -88,6 +93,9 @@ final class InProcessCall: Sendable {
 extension InProcessCall: CancelTarget {
     func callCancelled() {
         requestCancel()
-        HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in _ = abandon() }
+        // The timer thread only gives up (it never waits for a completion: every timer runs there).
+        HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
+            if case .now = slot.abandon() { _ = arrived.expire() }
+        }
     }
 }

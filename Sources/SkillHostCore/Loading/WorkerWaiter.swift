@@ -8,7 +8,7 @@ import Dispatch
 /// finalizer (its death) or by a timer (a cancellation's grace period); the first resolution wins,
 /// later ones are ignored. `wait` is awaited by the one caller's task, which holds no thread meanwhile.
 /// Ownership: held by the caller and, until resolved, by the worker's table of pending requests (and,
-/// for a call, by its `Cancellation` until the call ends: the waiter holds its worker meanwhile).
+/// for a call, by its `Cancellation` until it is cancelled or freed: the waiter holds its worker meanwhile).
 final class WorkerWaiter<Value: Sendable>: Pending<Result<Value, SkillError>>, @unchecked Sendable {
     /// The intent of a call (nil for a health probe), for messages.
     let intent: String?
