@@ -6,10 +6,10 @@ import SkillSandboxC
 /// One batch of files read by `skillhost-scan -` (see `ManifestReader` for the protocol):
 /// the scan process, started before its files are known so that its own start overlaps the host's
 /// opens and checks; the files, handed over on a socket as they are checked (`hand`: each file's
-/// descriptor and identity, SCM_RIGHTS, up to `SKH_MAX_FDS_PER_MESSAGE` files per message); where the process is (`ManifestReader.Progress`); and
-/// the replacement process it starts for the files still without an answer after a crash or a
-/// timeout. Driven by `ManifestReader.Session`, which polls it once it is sealed (no more files).
-/// Not thread-safe.
+/// descriptor and identity, SCM_RIGHTS, up to `SKH_MAX_FDS_PER_MESSAGE` files per message); where
+/// the process is (`ManifestReader.Progress`); and the replacement process it starts for the files
+/// still without an answer after a crash or a timeout. Driven by `ManifestReader.Session`, which
+/// polls it once it is sealed (no more files). Not thread-safe.
 final class ScanProcess {
     private let scanPath: String
     private let deadline: Duration
@@ -69,11 +69,13 @@ final class ScanProcess {
     /// True while a sealed process is reading files of this batch.
     var running: Bool { child != nil && socket < 0 }
 
-    /// The descriptors to poll: the result pipe, then stderr (empty once the batch is done).
+    /// The descriptors to poll: the result pipe, then stderr (empty once the batch is done). Once
+    /// stderr has ended (a skill's initializer may close fd 2) it is not polled (-1): its hangup would
+    /// end every poll at once, and the host would spin on it while the process loads.
     var pollFDs: [pollfd] {
         guard let child else { return [] }
         return [pollfd(fd: child.resultFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child.stderrFD, events: Int16(POLLIN), revents: 0)]
+                pollfd(fd: child.stderrEnded ? -1 : child.stderrFD, events: Int16(POLLIN), revents: 0)]
     }
 
     /// Milliseconds until the current step's deadline (0 when it has passed).
