@@ -88,39 +88,47 @@ const char *skh_loaded_library_path(const char *name) {
     return search.path;
 }
 
-ssize_t skh_send_fd(int sock, int fd, const void *data, size_t len) {
-    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } control;
+ssize_t skh_send_fds(int sock, const int *fds, int count, const void *data, size_t len) {
+    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int) * SKH_MAX_FDS_PER_MESSAGE)]; } control;
+    if (count < 1 || count > SKH_MAX_FDS_PER_MESSAGE) { errno = EINVAL; return -1; }
     memset(&control, 0, sizeof control);
     struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
-    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf, .msg_controllen = sizeof control.buf };
+    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+                          .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)count) };
     struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)count);
+    memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)count);
     return sendmsg(sock, &msg, MSG_NOSIGNAL);
 }
 
-ssize_t skh_recv_fd(int sock, int *fd, void *data, size_t capacity) {
-    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } control;
+ssize_t skh_recv_fds(int sock, int *fds, int *count, int *truncated, void *data, size_t capacity) {
+    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int) * SKH_MAX_FDS_PER_MESSAGE)]; } control;
     struct iovec iov = { .iov_base = data, .iov_len = capacity };
     struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf, .msg_controllen = sizeof control.buf };
-    *fd = -1;
+    *count = 0;
+    *truncated = 0;
     ssize_t n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
     if (n < 0) return n;
-    int bad = (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0;
+    int bad = (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0, blocks = 0;
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)) && *fd < 0) {
-            memcpy(fd, CMSG_DATA(c), sizeof(int));
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len >= CMSG_LEN(0)) {
+            if (++blocks > 1) bad = 1;  /* one block of descriptors per message */
+            size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < k; i++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+                if (*count < SKH_MAX_FDS_PER_MESSAGE) fds[(*count)++] = fd; else { close(fd); bad = 1; }
+            }
         } else {
             bad = 1;
         }
     }
     if (bad) {
-        if (*fd >= 0) close(*fd);
-        *fd = -1;
-        errno = EMSGSIZE;
-        return -1;
+        for (int i = 0; i < *count; i++) close(fds[i]);
+        *count = 0;
+        *truncated = 1;
     }
     return n;
 }

@@ -226,30 +226,58 @@ func refused(_ e: SkillLoadError, into l: inout Line) -> Line {
     return l
 }
 
-/// `skillhost-scan -`: the files to read, from the socket on fd 4 until the host closes its
-/// end — each one message `DEV:INO:SIZE:MTIME` NUL `PATH` carrying the file's descriptor (SCM_RIGHTS),
-/// in order. Nothing is loaded before the last one has come (the sandbox needs every file first).
-/// A message that cannot be read becomes a file without a descriptor, refused in pass one.
+/// `skillhost-scan -`: the files to read, from the socket on fd 4 until the host closes its end —
+/// messages of `COUNT` NUL, then per file `DEV:INO:SIZE:MTIME` NUL `PATH` NUL, carrying the files'
+/// descriptors in the same order (SCM_RIGHTS; see the host's ScanProcess), in order. Nothing is
+/// loaded before the last one has come (the sandbox needs every file first). A file whose entry or
+/// descriptor is missing, and each file of a message that cannot be read (COUNT of them, or one when
+/// even that is unreadable), becomes a file without a descriptor, refused in pass one: the host
+/// expects one answer per file it handed over, in order.
 func receiveFiles() -> [(text: String, spec: (fd: Int32, identity: DescriptorIdentity)?, path: String)] {
     let socketFD: Int32 = 4
+    let unreadable = "(a message the scan process could not read)"
     var files: [(text: String, spec: (fd: Int32, identity: DescriptorIdentity)?, path: String)] = []
-    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 128)
+    // The host sends at most 16 KiB of paths per message, plus one path of up to PATH_MAX.
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let maxFDs = Int(SKH_MAX_FDS_PER_MESSAGE)
+    var fds = [Int32](repeating: -1, count: maxFDs)
     while true {
-        var fd: Int32 = -1
-        let n = buffer.withUnsafeMutableBytes { skh_recv_fd(socketFD, &fd, $0.baseAddress, $0.count) }
+        var count: Int32 = 0, truncated: Int32 = 0
+        let n = buffer.withUnsafeMutableBytes { b in
+            fds.withUnsafeMutableBufferPointer { skh_recv_fds(socketFD, $0.baseAddress, &count, &truncated, b.baseAddress, b.count) }
+        }
         if n == 0 { break }
         if n < 0 {
             if errno == EINTR { continue }
-            if errno == EMSGSIZE { files.append(("(a message the scan process could not read)", nil, "")); continue }
             exit(3)  // the host is gone
         }
-        let message = buffer[..<n]
-        let nul = message.firstIndex(of: 0) ?? n
-        let text = String(decoding: message[..<nul], as: UTF8.self)
-        let path = nul < n ? String(decoding: message[(nul + 1)...], as: UTF8.self) : ""
-        let identity = DescriptorIdentity(text: text)
-        if fd >= 0, identity == nil { close(fd) }
-        files.append((text, identity.flatMap { fd >= 0 ? (fd, $0) : nil }, path))
+        var cursor = 0
+        /// The next NUL-terminated field of the message (the rest of it when there is no NUL).
+        func field() -> ArraySlice<UInt8>? {
+            guard cursor < n else { return nil }
+            let end = buffer[cursor..<n].firstIndex(of: 0) ?? n
+            defer { cursor = end + 1 }
+            return buffer[cursor..<end]
+        }
+        let received = Int(count)
+        guard let declared = field().flatMap({ Int(String(decoding: $0, as: UTF8.self)) }), (1...maxFDs).contains(declared) else {
+            for k in 0..<received { close(fds[k]) }
+            files.append((unreadable, nil, ""))
+            continue
+        }
+        if truncated != 0 {  // its descriptors are closed
+            for _ in 0..<declared { files.append((unreadable, nil, "")) }
+            continue
+        }
+        for k in 0..<declared {
+            let text = field().map { String(decoding: $0, as: UTF8.self) } ?? unreadable
+            let path = field().map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let fd = k < received ? fds[k] : -1
+            let identity = DescriptorIdentity(text: text)
+            if fd >= 0, identity == nil { close(fd) }
+            files.append((text, identity.flatMap { fd >= 0 ? (fd, $0) : nil }, path))
+        }
+        for k in min(declared, received)..<received { close(fds[k]) }
     }
     close(socketFD)
     return files

@@ -2,9 +2,10 @@
 // not by hand.
 //
 //   skillhost-scan -
-//       Receives the files over fd 4, a socket: one message per file, `DEV:INO:SIZE:MTIME` NUL `FILE`,
-//       carrying its descriptor (opened and checked by the host, which hands each file over as soon as
-//       it is checked; FILE names it in messages). Then loads every descriptor in order, writing a
+//       Receives the files over fd 4, a socket: messages of `COUNT` NUL, then per file
+//       `DEV:INO:SIZE:MTIME` NUL `FILE` NUL, carrying the files' descriptors (opened and checked by the
+//       host, which hands the files over in messages of up to 32 as it checks them; FILE names a file
+//       in messages). Then loads every descriptor in order, writing a
 //       "loaded" line (or the file's refusal) after each, and calls each loaded file's entry — an
 //       image without Swift at once, Swift images after every load — writing one line of JSON
 //       describing what the skill declares, all to file descriptor 3 (the host's result pipe). The

@@ -74,18 +74,20 @@ final class ScanAnswerEndToEndTests: EndToEndTestCase {
         }
     }
 
-    /// Receives `DEV:INO:SIZE:MTIME` NUL `PATH` messages with a descriptor on fd 4 until the host
-    /// closes it, then writes, on fd 3, a loaded line and an answer for each file, by its name.
+    /// Receives messages of `COUNT` NUL, then per file `DEV:INO:SIZE:MTIME` NUL `PATH` NUL, with the
+    /// files' descriptors, on fd 4 until the host closes it, then writes, on fd 3, a loaded line and
+    /// an answer for each file, by its name.
     static let fakeScanProcess = #"""
         #!/usr/bin/env python3
         import json, os, socket
         s = socket.socket(fileno=4)
         paths = []
         while True:
-            msg, anc, flags, addr = s.recvmsg(8192, socket.CMSG_SPACE(64))
+            msg, anc, flags, addr = s.recvmsg(65536, socket.CMSG_SPACE(4 * 32))
             if not msg:
                 break
-            paths.append(msg.partition(b"\0")[2].decode())
+            fields = msg.split(b"\0")
+            paths += [fields[2 + 2 * k].decode() for k in range(int(fields[0]))]
         out = os.fdopen(3, "wb", buffering=0)
         deep = {"type": "object", "default": 1}
         inner = 1

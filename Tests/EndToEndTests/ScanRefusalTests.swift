@@ -255,6 +255,28 @@ final class ScanRefusalTests: EndToEndTestCase {
         try assertEchoStillServes()
     }
 
+    /// A skill whose initializer closes the scan process's stderr, then takes 1.5 s to load, is read
+    /// like any other, and the host waits for it without spinning on the closed pipe (whose hangup
+    /// every poll would report at once): the host's CPU time stays far below the load's 1.5 s.
+    func testASkillThatClosesStderrWhileLoadingIsReadWithoutTheHostSpinning() throws {
+        try addSkill("init_close_stderr.so")
+        let script = """
+            import resource, subprocess, sys
+            r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE)
+            sys.stdout.buffer.write(r.stdout)
+            u = resource.getrusage(resource.RUSAGE_CHILDREN)
+            sys.stderr.write("cpu %.3f\\n" % (u.ru_utime + u.ru_stime))
+            sys.exit(r.returncode)
+            """
+        let r = Run.program("/usr/bin/env", ["python3", "-c", script, E2E.skillhostPath, "list", "--json", "--skills-dir", skills],
+                            environment: environment, currentDirectory: work)
+        XCTAssertEqual(r.exitCode, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("\"test.fixture.initclosestderr\""), r.summary)
+        XCTAssertGreaterThan(r.elapsed, 1.4, r.summary)
+        let cpu = try XCTUnwrap(r.stderr.split(separator: "\n").last { $0.hasPrefix("cpu ") }.flatMap { Double($0.dropFirst(4)) }, r.summary)
+        XCTAssertLessThan(cpu, 0.75, "the host spun while the scan process loaded: \(r.summary)")
+    }
+
     // MARK: - Permissions
 
     func testWorldWritableSkillFileIsRefusedAsInsecureWithChmodHint() throws {

@@ -149,6 +149,37 @@ final class SkillImageTests: XCTestCase {
         chmod(open, 0o1777)
         XCTAssertNoThrow(try CheckedSkillFile.open(target).get(), "sticky, and every entry below it is this user's")
     }
+
+    /// A file opened through its opened folder is placed where the folder really is (here reached
+    /// through a symlink), the same as a readlink of its descriptor says; a symlink entry is left to
+    /// `open(path)`; a missing one is refused with the message `open(path)` gives.
+    func testAFileOpenedInItsFolderIsWhereTheFolderReallyIs() throws {
+        let real = dir + "/real"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        chmod(real, 0o755)
+        let a = try skill("test.folder.in", "in.so")
+        XCTAssertEqual(rename(a, real + "/in.so"), 0)
+        XCTAssertEqual(symlink(real, dir + "/via"), 0)
+        XCTAssertEqual(symlink(real + "/in.so", real + "/link.so"), 0)
+        let folder = try XCTUnwrap(OpenedFolder.open(dir + "/via"))
+        XCTAssertEqual(folder.realPath, real)
+
+        let f = try XCTUnwrap(CheckedSkillFile.open("in.so", in: folder, path: dir + "/via/in.so")).get()
+        XCTAssertEqual(f.path, dir + "/via/in.so")
+        XCTAssertEqual(f.realPath, real + "/in.so")
+        XCTAssertEqual(f.realPath, try open(dir + "/via/in.so").realPath)
+
+        XCTAssertNil(CheckedSkillFile.open("link.so", in: folder, path: dir + "/via/link.so"), "a link is opened by its path")
+        let e = try XCTUnwrap(CheckedSkillFile.open("gone.so", in: folder, path: dir + "/via/gone.so")?.failure)
+        XCTAssertEqual(e.message, CheckedSkillFile.open(dir + "/via/gone.so").failure?.message)
+        XCTAssertEqual(e.reason, .loadFailed)
+
+        chmod(real + "/in.so", 0o775)
+        let w = try XCTUnwrap(CheckedSkillFile.open("in.so", in: folder, path: dir + "/via/in.so")?.failure)
+        XCTAssertEqual(w.reason, .insecurePermissions)
+        XCTAssertEqual(w.message, CheckedSkillFile.open(dir + "/via/in.so").failure?.message)
+        XCTAssertTrue(w.message.contains("which resolves to \"\(real)/in.so\""), w.message)
+    }
 }
 
 extension Result {

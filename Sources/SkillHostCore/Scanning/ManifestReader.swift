@@ -105,7 +105,7 @@ struct ManifestReader {
         }
 
         private func seal() {
-            open?.seal()
+            open?.seal(deliver)
             open = nil
         }
 

@@ -5,16 +5,19 @@ import SkillSandboxC
 
 /// One batch of files read by `skillhost-scan -` (see `ManifestReader` for the protocol):
 /// the scan process, started before its files are known so that its own start overlaps the host's
-/// opens and checks; the files, handed over one by one on a socket as they are checked (`hand`: the
-/// descriptor and its identity, SCM_RIGHTS); where the process is (`ManifestReader.Progress`); and
-/// the replacement process it starts for the files still without an answer after a crash or a
-/// timeout. Driven by `ManifestReader.Session`, which polls it once it is sealed (no more files).
-/// Not thread-safe.
+/// opens and checks; the files, handed over on a socket as they are checked (`hand`: each file's
+/// descriptor and identity, SCM_RIGHTS, up to `SKH_MAX_FDS_PER_MESSAGE` files per message); where
+/// the process is (`ManifestReader.Progress`); and the replacement process it starts for the files
+/// still without an answer after a crash or a timeout. Driven by `ManifestReader.Session`, which
+/// polls it once it is sealed (no more files). Not thread-safe.
 final class ScanProcess {
     private let scanPath: String
     private let deadline: Duration
     /// The files handed to the current process, in order.
     private var pending: [ManifestReader.Item] = []
+    /// Files handed over that wait for the next message (`flush`), and the bytes of their paths.
+    private var unsent: [ManifestReader.Item] = []
+    private var unsentBytes = 0
     private var child: ChildProcess?
     /// The host's end of the socket the files go over; -1 once sealed.
     private var socket: Int32 = -1
@@ -35,24 +38,28 @@ final class ScanProcess {
     }
 
     /// How many files were handed over.
-    var count: Int { pending.count }
+    var count: Int { pending.count + unsent.count }
 
-    /// Hands `item` to the process (or answers it at once if the process could not start, or the
-    /// file could not be handed over).
+    /// Hands `item` to the process (or answers it at once if the process could not start). Files go
+    /// over the socket a message of up to `SKH_MAX_FDS_PER_MESSAGE` at a time (one sendmsg per file
+    /// cost the host's loop over the files a system call each; the process loads nothing before it
+    /// has every file, see `seal`); a file that could not be handed over is answered so then.
     func hand(_ item: ManifestReader.Item, deliver: (String, ManifestReader.Outcome) -> Void) {
         if let e = startFailure {
             return deliver(item.path, .refused(Refusal(file: item.path, reason: .loadFailed, message: e.message, hint: e.hint)))
         }
-        if let code = send(item) {
-            return deliver(item.path, .refused(Refusal(file: item.path, reason: .loadFailed,
-                                                       message: "\"\(item.path)\" could not be handed to the scan process: \(String(cString: strerror(code)))",
-                                                       hint: "raise the open-file limit (ulimit -n) if it is low, and run the command again")))
-        }
-        pending.append(item)
+        unsent.append(item)
+        unsentBytes += item.path.utf8.count
+        if unsent.count >= Int(SKH_MAX_FDS_PER_MESSAGE) || unsentBytes >= Self.messageBytes { flush(deliver) }
     }
 
-    /// No more files: the process goes on to load them; from now on it is polled.
-    func seal() {
+    /// A message is sent once its paths reach this many bytes (so it stays far below a socket's send
+    /// buffer, and within skillhost-scan's receive buffer with one more path of PATH_MAX bytes).
+    static let messageBytes = 16384
+
+    /// No more files: the last message goes, and the process goes on to load them; from now on it is polled.
+    func seal(_ deliver: (String, ManifestReader.Outcome) -> Void) {
+        flush(deliver)
         if socket >= 0 { close(socket); socket = -1 }
         progress = ManifestReader.Progress(pending[...])
         buffer.removeAll()
@@ -62,11 +69,13 @@ final class ScanProcess {
     /// True while a sealed process is reading files of this batch.
     var running: Bool { child != nil && socket < 0 }
 
-    /// The descriptors to poll: the result pipe, then stderr (empty once the batch is done).
+    /// The descriptors to poll: the result pipe, then stderr (empty once the batch is done). Once
+    /// stderr has ended (a skill's initializer may close fd 2) it is not polled (-1): its hangup would
+    /// end every poll at once, and the host would spin on it while the process loads.
     var pollFDs: [pollfd] {
         guard let child else { return [] }
         return [pollfd(fd: child.resultFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child.stderrFD, events: Int16(POLLIN), revents: 0)]
+                pollfd(fd: child.stderrEnded ? -1 : child.stderrFD, events: Int16(POLLIN), revents: 0)]
     }
 
     /// Milliseconds until the current step's deadline (0 when it has passed).
@@ -128,16 +137,42 @@ final class ScanProcess {
         }
     }
 
-    /// Sends one file: `DEV:INO:SIZE:MTIME` NUL `PATH`, with its descriptor; the errno when the
-    /// process is alive but the file could not be sent (too many descriptors in flight, say). A
-    /// process that is gone (EPIPE) reads nothing more: its end shows on the result pipe once sealed,
-    /// and a new process gets the files still without an answer.
-    private func send(_ item: ManifestReader.Item) -> Int32? {
+    /// Sends the unsent files in one message; each one that could not be sent is answered so.
+    private func flush(_ deliver: (String, ManifestReader.Outcome) -> Void) {
+        guard !unsent.isEmpty else { return }
+        let batch = unsent
+        unsent.removeAll(keepingCapacity: true)
+        unsentBytes = 0
+        if let code = send(batch) {
+            for item in batch {
+                deliver(item.path, .refused(Refusal(file: item.path, reason: .loadFailed,
+                                                    message: "\"\(item.path)\" could not be handed to the scan process: \(String(cString: strerror(code)))",
+                                                    hint: "raise the open-file limit (ulimit -n) if it is low, and run the command again")))
+            }
+        } else {
+            pending.append(contentsOf: batch)
+        }
+    }
+
+    /// Sends `batch` as one message: `COUNT` NUL, then per file `DEV:INO:SIZE:MTIME` NUL `PATH` NUL,
+    /// with the files' descriptors in the same order; the errno when the process is alive but the
+    /// message could not be sent (too many descriptors in flight, say). A process that is gone (EPIPE)
+    /// reads nothing more: its end shows on the result pipe once sealed, and a new process gets the
+    /// files still without an answer.
+    private func send(_ batch: [ManifestReader.Item]) -> Int32? {
         guard socket >= 0 else { return nil }
-        var message = Array(item.file.identity.text.utf8)
+        var message: [UInt8] = []
+        message.reserveCapacity(16 + batch.reduce(0) { $0 + $1.path.utf8.count + 64 })
+        message.append(contentsOf: String(batch.count).utf8)
         message.append(0)
-        message.append(contentsOf: item.path.utf8)
-        while message.withUnsafeBytes({ skh_send_fd(socket, item.file.fd, $0.baseAddress, $0.count) }) < 0 {
+        for item in batch {
+            message.append(contentsOf: item.file.identity.text.utf8)
+            message.append(0)
+            message.append(contentsOf: item.path.utf8)
+            message.append(0)
+        }
+        let fds = batch.map(\.file.fd)
+        while message.withUnsafeBytes({ m in fds.withUnsafeBufferPointer { skh_send_fds(socket, $0.baseAddress, Int32($0.count), m.baseAddress, m.count) } }) < 0 {
             let code = errno
             if code == EINTR { continue }
             if code == EPIPE || code == ECONNRESET { return nil }
@@ -221,6 +256,6 @@ final class ScanProcess {
         guard !rest.isEmpty else { return }
         spawn()
         for item in rest { hand(item, deliver: deliver) }
-        seal()
+        seal(deliver)
     }
 }

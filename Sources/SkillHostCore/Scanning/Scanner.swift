@@ -131,6 +131,9 @@ public struct Scanner {
             let folderProblem = PathSafety.folderChainProblem(abs, memo: memo)
             report.folders.append(FolderReport(path: abs, exists: true, problem: folderProblem?.message, hint: folderProblem?.hint))
             let (names, badNames) = Self.candidates(in: abs)
+            // The folder's plain files are opened through it: where each one really is follows from
+            // where the folder is (read once), not from a readlink per file.
+            let opened = folderProblem == nil ? OpenedFolder.open(abs) : nil
             for shown in badNames {
                 report.refusals.append(Refusal(file: abs + "/" + shown, reason: .badFileName,
                                                message: "\"\(abs)/\(shown)\" was not loaded: its name is not valid UTF-8 (shown with \\x escapes), and skillhost names every file it runs in text and JSON",
@@ -179,9 +182,12 @@ public struct Scanner {
                     }
                 }
                 // A file to read, or a symlink: opened once, and the descriptor checked with every
-                // folder above where it really is; the scan process loads that very descriptor.
+                // folder above where it really is; the scan process loads that very descriptor. A
+                // plain file is opened in the opened folder without following links (one that became
+                // a link since its lstat is opened by its path, which follows it).
                 let file: CheckedSkillFile
-                switch CheckedSkillFile.open(path, memo: memo) {
+                let outcome = isLink ? nil : opened.flatMap { CheckedSkillFile.open(name, in: $0, path: path, memo: memo) }
+                switch outcome ?? CheckedSkillFile.open(path, memo: memo) {
                 case .failure(let e):
                     ordered.append((path, Self.key(fst)))
                     preRefused[path] = Refusal(file: path, e)

@@ -159,11 +159,16 @@ final class ChildProcess {
         close(stderrFD)
     }
 
+    /// True once the child's stderr reached its end (the child closed it, or ended): nothing more can
+    /// come, and a poll of the pipe would report a hangup at once, every time.
+    private(set) var stderrEnded = false
+
     /// Reads what the child wrote to stderr so far, keeping the last 4 KiB. Never blocks.
     func drainStderr() {
         var buf = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = read(stderrFD, &buf, buf.count)
+            if n == 0 { stderrEnded = true }
             if n <= 0 { return }
             stderrTail.append(contentsOf: buf[0..<n])
             if stderrTail.count > 4096 { stderrTail.removeFirst(stderrTail.count - 4096) }

@@ -49,7 +49,7 @@ public final class CheckedSkillFile {
     public static func open(_ path: String, expected: DescriptorIdentity? = nil, euid: uid_t = PathSafety.effectiveUser,
                             memo: PathSafety.Memo? = nil) -> Result<CheckedSkillFile, SkillLoadError> {
         // O_NONBLOCK: opening a FIFO named *.so must not hang the scan; fstat rejects it below.
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        let fd = Glibc.open(path, openFlags)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT, expected != nil {
@@ -59,13 +59,42 @@ public final class CheckedSkillFile {
             return .failure(SkillLoadError(.loadFailed, "cannot open \"\(path)\": \(errnoText(code))",
                                            hint: "check that the file exists and is readable by you"))
         }
+        return checkOpened(fd, path: path, realPath: nil, expected: expected, euid: euid, memo: memo)
+    }
+
+    /// Opens entry `name` of `folder` without following a symbolic link, and checks it as `open`
+    /// does; `path` (the folder's path as the caller named it, "/", `name`) names it in messages. The
+    /// file is where the folder really is: `folder.realPath` + "/" + `name`, with no `readlink` of
+    /// the descriptor per file (a cold scan opens every file of its folders). Nil when the entry is a
+    /// symbolic link (now): the caller opens `path` with `open`, which follows it.
+    public static func open(_ name: String, in folder: OpenedFolder, path: String, euid: uid_t = PathSafety.effectiveUser,
+                            memo: PathSafety.Memo? = nil) -> Result<CheckedSkillFile, SkillLoadError>? {
+        let fd = openat(folder.fd, name, openFlags | O_NOFOLLOW)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP { return nil }
+            return .failure(SkillLoadError(.loadFailed, "cannot open \"\(path)\": \(errnoText(code))",
+                                           hint: "check that the file exists and is readable by you"))
+        }
+        return checkOpened(fd, path: path, realPath: folder.realPath == "/" ? "/" + name : folder.realPath + "/" + name,
+                           expected: nil, euid: euid, memo: memo)
+    }
+
+    /// How skill files are opened: O_NONBLOCK, so that opening a FIFO named *.so does not hang the
+    /// scan (fstat rejects it).
+    private static let openFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
+
+    /// The checks of `open` on descriptor `fd` (owned from here on) opened for `path`; `realPath`:
+    /// where it is, when the caller knows (else read from /proc/self/fd/N).
+    private static func checkOpened(_ fd: Int32, path: String, realPath known: String?, expected: DescriptorIdentity?, euid: uid_t,
+                                    memo: PathSafety.Memo?) -> Result<CheckedSkillFile, SkillLoadError> {
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let why = errnoText(errno)
             _ = Glibc.close(fd)
             return .failure(SkillLoadError(.loadFailed, "cannot check \"\(path)\": \(why)"))
         }
-        guard let real = descriptorPath(fd) else {
+        guard let real = known ?? descriptorPath(fd) else {
             let why = errnoText(errno)
             _ = Glibc.close(fd)
             return .failure(SkillLoadError(.loadFailed, "cannot tell where \"\(path)\" is: /proc/self/fd/\(fd): \(why)",
@@ -140,5 +169,29 @@ public final class CheckedSkillFile {
             return nil
         }
         return text
+    }
+}
+
+/// A skill folder opened once for a scan, and where it really is (symlinks resolved, read from its
+/// descriptor): the files of the folder are opened through it (`CheckedSkillFile.open(_:in:path:)`).
+/// Closes its descriptor on `deinit`. Not thread-safe.
+public final class OpenedFolder {
+    public let fd: Int32
+    /// The folder's real location (readlink of /proc/self/fd/N).
+    public let realPath: String
+
+    private init(fd: Int32, realPath: String) { (self.fd, self.realPath) = (fd, realPath) }
+
+    deinit { _ = Glibc.close(fd) }
+
+    /// Opens folder `path`; nil when it cannot be opened or placed (its files are then opened by path).
+    public static func open(_ path: String) -> OpenedFolder? {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard let real = CheckedSkillFile.descriptorPath(fd) else {
+            _ = Glibc.close(fd)
+            return nil
+        }
+        return OpenedFolder(fd: fd, realPath: real)
     }
 }

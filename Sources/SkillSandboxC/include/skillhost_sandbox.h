@@ -78,14 +78,19 @@ int skh_open_path(const char *path);
  * large as the Swift runtime took ~160 µs. */
 const char *skh_loaded_library_path(const char *name);
 
-/* Sends `len` bytes at `data` and descriptor `fd` (SCM_RIGHTS) as one message on socket `sock`
- * (the CMSG macros are not callable from Swift). Returns what sendmsg(2) returned. */
-ssize_t skh_send_fd(int sock, int fd, const void *data, size_t len);
+/* The most descriptors one message of `skh_send_fds` carries. */
+#define SKH_MAX_FDS_PER_MESSAGE 32
 
-/* Receives one message of at most `capacity` bytes into `data` on socket `sock`; `*fd` is the one
- * descriptor it carried (close-on-exec), or -1. Returns what recvmsg(2) returned (0 at the end); a
- * message longer than `capacity`, or carrying other control data, is -1 with errno EMSGSIZE (any
- * descriptor it carried is closed). */
-ssize_t skh_recv_fd(int sock, int *fd, void *data, size_t capacity);
+/* Sends `len` bytes at `data` and the `count` descriptors at `fds` (1 ≤ count ≤
+ * SKH_MAX_FDS_PER_MESSAGE; SCM_RIGHTS, in order) as one message on socket `sock` (the CMSG macros are
+ * not callable from Swift). Returns what sendmsg(2) returned (-1 with EINVAL for a bad count). */
+ssize_t skh_send_fds(int sock, const int *fds, int count, const void *data, size_t len);
+
+/* Receives one message of at most `capacity` bytes into `data` on socket `sock`, and the descriptors it
+ * carried (close-on-exec, in order) into `fds` (room for SKH_MAX_FDS_PER_MESSAGE), their number into
+ * `*count`. Returns what recvmsg(2) returned (0 at the end). `*truncated` is 1 when the message was
+ * longer than `capacity`, carried more descriptors than fit or other control data: every descriptor it
+ * carried is then closed (`*count` 0); the bytes that fit are in `data`. */
+ssize_t skh_recv_fds(int sock, int *fds, int *count, int *truncated, void *data, size_t capacity);
 
 #endif
