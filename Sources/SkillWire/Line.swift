@@ -26,15 +26,23 @@ public struct Line: Sendable {
         let n = k.utf8CodeUnitCount
         let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 4) { t in
-            var i = 0
-            if comma { t[0] = UInt8(ascii: ","); i = 1 }
-            t[i] = UInt8(ascii: "\"")
-            UnsafeMutableRawPointer(t.baseAddress! + i + 1).copyMemory(from: k.utf8Start, byteCount: n)
-            i += n + 1
-            t[i] = UInt8(ascii: "\"")
-            t[i + 1] = UInt8(ascii: ":")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<(i + 2)]))
+            let i = Self.writeKey(k, comma: comma, to: t.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<i]))
         }
+    }
+
+    /// Writes `,"k":` (the comma only when `comma`) at `t`, which has room for `k`'s length + 4;
+    /// returns how many bytes it wrote.
+    @usableFromInline @inline(__always)
+    static func writeKey(_ k: StaticString, comma: Bool, to t: UnsafeMutablePointer<UInt8>) -> Int {
+        var i = 0
+        if comma { t[0] = UInt8(ascii: ","); i = 1 }
+        t[i] = UInt8(ascii: "\"")
+        UnsafeMutableRawPointer(t + i + 1).copyMemory(from: k.utf8Start, byteCount: k.utf8CodeUnitCount)
+        i += k.utf8CodeUnitCount + 1
+        t[i] = UInt8(ascii: "\"")
+        t[i + 1] = UInt8(ascii: ":")
+        return i + 2
     }
 
     /// A JSON string of `u`'s bytes, escaped as `JSONText` says.

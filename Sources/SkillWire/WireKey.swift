@@ -177,14 +177,7 @@ extension Line {
         let n = name.utf8CodeUnitCount
         let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 24) { t in
-            var i = 0
-            if comma { t[0] = UInt8(ascii: ","); i = 1 }
-            t[i] = UInt8(ascii: "\"")
-            UnsafeMutableRawPointer(t.baseAddress! + i + 1).copyMemory(from: name.utf8Start, byteCount: n)
-            i += n + 1
-            t[i] = UInt8(ascii: "\"")
-            t[i + 1] = UInt8(ascii: ":")
-            i += 2
+            var i = Line.writeKey(name, comma: comma, to: t.baseAddress!)
             i += JSONText.writeInteger(v, to: t.baseAddress! + i)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<i]))
         }
