@@ -67,9 +67,11 @@ final class InProcessCall: Sendable {
     func requestCancel() { slot.cancelled.store(true, ordering: .relaxed) }
 
     /// Gives up on the call: a later completion is dropped (and logged). Returns the outcome if the
-    /// completion won the race; nil if this or an earlier abandon (the cancellation's grace timer, an
+    /// completion won the race (only when `awaitingCompletion`: the grace timer's thread, which runs
+    /// every timer, never waits for one); nil if this or an earlier abandon (the grace timer, an
     /// expired wait: both may try, in either order) gave up first.
-    func abandon() -> RawCompletion? {
+    @discardableResult
+    func abandon(awaitingCompletion: Bool = true) -> RawCompletion? {
         switch slot.abandon() {
         case .now:
             _ = arrived.expire()
@@ -77,6 +79,7 @@ final class InProcessCall: Sendable {
         case .already:
             return nil  // no completion will be delivered: never wait for one
         case .completed:
+            guard awaitingCompletion else { return nil }
             // Its thread is between the slot's state change and `delivered` (no skill code runs
             // there), so the value is a moment away.
             while true {
@@ -93,9 +96,6 @@ final class InProcessCall: Sendable {
 extension InProcessCall: CancelTarget {
     func callCancelled() {
         requestCancel()
-        // The timer thread only gives up (it never waits for a completion: every timer runs there).
-        HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
-            if case .now = slot.abandon() { _ = arrived.expire() }
-        }
+        HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in abandon(awaitingCompletion: false) }
     }
 }

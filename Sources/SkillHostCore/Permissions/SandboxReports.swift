@@ -10,13 +10,13 @@ import Synchronization
 ///   grants); a report for another plan — the grants changed since — is not shown, and is replaced by
 ///   the next worker's report.
 /// - A skill's entry is written when a worker reports a partial sandbox, and removed when one reports
-///   "full". Whether the file already says so is decided on the file, read under its `flock`, never
-///   on this process's copy (another process may have changed it since): a worker whose report
-///   matches the file costs a read and no write.
+///   "full". Whether the file already says so is decided on the file, never on this process's copy
+///   (another process may have changed it since), and read again under its `flock` before a change:
+///   a worker whose report matches the file costs one read, no lock and no write.
 /// - One per host (`RuntimePool` owns it), for that host's state folder.
 /// A file that cannot be read or written is logged and read as empty: these reports only inform, no
 /// guarantee rests on them. Thread-safe; `record` does its file I/O outside the lock that guards the
-/// copy `report` reads.
+/// copy `report` reads, and takes the file's lock only to change the file.
 final class SandboxReports: Sendable {
     struct Entry: Equatable {
         var fact: SandboxFacts.Fact
@@ -30,42 +30,38 @@ final class SandboxReports: Sendable {
         file = StateFile(path: stateDir + "/sandbox-reports.json")
     }
 
-    /// The stored partial report of skill `id`, if its last worker reported one under `plan`.
-    func report(for id: String, plan: String) -> SandboxFacts.Fact? {
-        let known = entries.withLock { e -> [String: Entry] in
+    /// The stored partial report of skill `id`, if its last worker reported one under the plan
+    /// `plan()` gives (asked only when there is a report: working a plan out resolves the grants).
+    func report(for id: String, plan: () -> String?) -> SandboxFacts.Fact? {
+        let stored = entries.withLock { e -> Entry? in
             if e == nil { e = Self.read(file) }
-            return e ?? [:]
+            return e?[id]
         }
-        guard let entry = known[id], entry.plan == plan else { return nil }
-        return entry.fact
-    }
-
-    /// Whether a stored report exists for `id`, whatever its plan (a cheap check before working the
-    /// plan out).
-    func hasReport(for id: String) -> Bool {
-        entries.withLock { e in
-            if e == nil { e = Self.read(file) }
-            return e?[id] != nil
-        }
+        guard let stored, stored.plan == plan() else { return nil }
+        return stored.fact
     }
 
     /// Records what a worker of skill `id`, started under `plan`, reported: a partial sandbox is
     /// stored, "full" removes the entry.
     func record(_ fact: SandboxFacts.Fact, for id: String, plan: String) {
         let keep = fact.mode == "partial" ? Entry(fact: SandboxFacts.Fact(mode: fact.mode, missing: fact.missing, applyMicros: 0), plan: plan) : nil
-        var now: [String: Entry] = [:]
-        file.locked {
-            now = Self.read(file)
-            if now[id] == keep { return }
-            now[id] = keep
-            var out: [UInt8] = []
-            JSON.object(JSONObject(now.sorted { $0.key < $1.key }.map { e in
-                (e.key, JSON.object(JSONObject([("mode", .string(e.value.fact.mode)),
-                                                ("missing", .array(e.value.fact.missing.map(JSON.string))),
-                                                ("plan", .string(e.value.plan))])))
-            })).write(to: &out)
-            out.append(0x0a)
-            file.replace(with: out)
+        // The usual case, a report the file already holds (no entry for a full sandbox), is read
+        // without the lock: no lock file is made, no lock taken, on each worker's start.
+        var now = Self.read(file)
+        if now[id] != keep {
+            file.locked {
+                now = Self.read(file)
+                if now[id] == keep { return }
+                now[id] = keep
+                var out: [UInt8] = []
+                JSON.object(JSONObject(now.sorted { $0.key < $1.key }.map { e in
+                    (e.key, JSON.object(JSONObject([("mode", .string(e.value.fact.mode)),
+                                                    ("missing", .array(e.value.fact.missing.map(JSON.string))),
+                                                    ("plan", .string(e.value.plan))])))
+                })).write(to: &out)
+                out.append(0x0a)
+                file.replace(with: out)
+            }
         }
         entries.withLock { $0 = now }
     }

@@ -124,9 +124,7 @@ extension SkillHost {
             return SandboxStatus(mode: "off", missing: ["the config turns the sandbox off for this skill (\"grants\": {\"\(skill.id)\": {\"sandbox\": false}})"])
         }
         if let f = SandboxFacts.fact(for: skill.id) { return SandboxStatus(mode: f.mode, missing: f.missing) }
-        let reports = invoker.runtimes.sandboxReports
-        if reports.hasReport(for: skill.id), let plan = WorkerSandbox.make(for: skill, config: config, paths: paths)?.plan,
-           let f = reports.report(for: skill.id, plan: plan) {
+        if let f = invoker.runtimes.sandboxReports.report(for: skill.id, plan: { WorkerSandbox.make(for: skill, config: config, paths: paths)?.plan }) {
             return SandboxStatus(mode: f.mode, missing: f.missing)
         }
         let granted = config.grants[skill.id]?.permissions ?? .none
