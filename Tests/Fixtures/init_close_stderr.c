@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 __attribute__((constructor)) static void close_stderr_on_load(void)
 {
@@ -20,31 +20,9 @@ static void invoke(const skh_call *call)
 }
 
 static const skh_intent intents[] = {
-    {
-        .struct_size = sizeof(skh_intent),
-        .flags = SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT,
-        .name = "fixture.init_close_stderr",
-        .description = "Returns {}.",
-        .input_schema = "{\"type\":\"object\"}",
-        .confidence = 1.0,
-    },
+    FIXTURE_INTENT(SKH_INTENT_READ_ONLY | SKH_INTENT_IDEMPOTENT, "fixture.init_close_stderr", "Returns {}.",
+                   "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.initclosestderr",
-    .name = "Init closes stderr",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Closes stderr in a static constructor, then loads slowly.",
-    .intent_count = 1,
-    .intents = intents,
-    .invoke = invoke,
-};
-
-const skh_skill *skillhost_entry(void);
-const skh_skill *skillhost_entry(void) { return &skill; }
+FIXTURE_SKILL(SKH_SKILL_THREAD_SAFE, "test.fixture.initclosestderr", "Init closes stderr",
+              "Closes stderr in a static constructor, then loads slowly.", NULL)
