@@ -2,19 +2,13 @@ import Glibc
 import Synchronization
 
 /// The `context_json` every call hands its skill (config section, data folder, locale, time zone, now,
-/// caller). Everything but "now" is fixed per skill and caller, so it is built once and reused.
-/// Thread-safe.
+/// caller). Everything but "now" is fixed per skill and caller kind, so it is built once and kept in
+/// the skill's memo (`SkillMemo`); "now" changes once a second. Thread-safe.
 final class CallContext: Sendable {
     let config: HostConfig
     let paths: HostPaths
     let settings: CallSettings
     let clock: CallClock
-    /// Per skill and caller kind: the context up to "now", and the whole text for the last second seen.
-    private let cache = Mutex<[CacheKey: (prefix: String, now: String, text: String)]>([:])
-    private struct CacheKey: Hashable {
-        let skill: String
-        let caller: String
-    }
 
     init(config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String]) {
         (self.config, self.paths) = (config, paths)
@@ -23,8 +17,8 @@ final class CallContext: Sendable {
     }
 
     /// The `context_json` a skill receives: its config section, data folder, locale, time zone, now,
-    /// caller. Everything but "now" is fixed per skill and caller, and "now" changes once a second, so
-    /// a call costs a lookup; the text is built again only when the second changed.
+    /// caller. A call costs a lock on the skill's memo and a look at its (at most three) entries; the
+    /// text is built again only when the second changed, the part before "now" only once.
     func json(for skill: RegisteredSkill, caller: Caller, situation: CallSituation? = nil) -> String {
         if let situation {
             return JSON.object(JSONObject([
@@ -37,9 +31,12 @@ final class CallContext: Sendable {
             ])).serialized
         }
         let now = clock.now()
-        let key = CacheKey(skill: skill.id, caller: caller.kind)
-        let hit = cache.withLock { $0[key] }
-        if let hit, hit.now == now { return hit.text }
+        let me = ObjectIdentifier(self), kind = caller.index
+        let hit = skill.memo.contexts.withLock { entries -> (prefix: String, text: String?)? in
+            guard let e = entries.first(where: { $0.owner == me && $0.caller == kind }) else { return nil }
+            return (e.prefix, e.second == now.second ? e.text : nil)
+        }
+        if let text = hit?.text { return text }
         let prefix = hit?.prefix ?? {
             let text = JSON.object(JSONObject([
                 ("config", config.skills[skill.id] ?? .object(JSONObject())),
@@ -50,16 +47,13 @@ final class CallContext: Sendable {
             ])).serialized
             return String(text.dropLast()) + ",\"now\":"
         }()
-        let text = prefix + JSON.quote(now) + "}"
-        cache.withLock { $0[key] = (prefix, now, text) }
+        let text = prefix + JSON.quote(now.text) + "}"
+        skill.memo.contexts.withLock { entries in
+            let entry = SkillMemo.Context(owner: me, caller: kind, prefix: prefix, second: now.second, text: text)
+            if let i = entries.firstIndex(where: { $0.owner == me && $0.caller == kind }) { entries[i] = entry } else { entries.append(entry) }
+        }
         return text
     }
-}
-
-/// Runtimes handed to the thread that stops them.
-private struct RetiredRuntimes: @unchecked Sendable {
-    let runtimes: [any SkillRuntime]
-    init(_ r: [any SkillRuntime]) { runtimes = r }
 }
 
 /// Locale and time zone for calls: from the config, else from the environment.
@@ -95,12 +89,13 @@ final class CallClock: Sendable {
         fixed = environment["SKILLHOST_NOW"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    func now() -> String {
-        if let fixed { return fixed }
+    /// "Now" and the second it stands for (`Int.min` for a pinned `$SKILLHOST_NOW`, which never changes).
+    func now() -> (second: Int, text: String) {
+        if let fixed { return (Int.min, fixed) }
         let second = time(nil)
-        if let hit = cache.withLock({ $0.second == second ? $0.text : nil }) { return hit }
+        if let hit = cache.withLock({ $0.second == second ? $0.text : nil }) { return (second, hit) }
         let text = zone.rfc3339(second)
         cache.withLock { $0 = (second, text) }
-        return text
+        return (second, text)
     }
 }

@@ -16,6 +16,15 @@ public enum Caller: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// 0, 1 or 2: the caller's kind as a small number (a memo's slot).
+    var index: Int {
+        switch self {
+        case .human: return 0
+        case .automation: return 1
+        case .agent: return 2
+        }
+    }
+
     /// "human", "automation" or "agent" — the `caller` member of a skill's call context.
     public var kind: String {
         switch self {

@@ -24,8 +24,19 @@ final class RuntimePool: Sendable {
         workerSettings = settings
     }
 
-    /// The runtime that runs `skill`'s code, created on first use.
+    /// The runtime that runs `skill`'s code, created on first use. Kept in the skill's memo too, so
+    /// the next call of the same skill value finds it without hashing its file key: a runtime is only
+    /// retired (`retain`) for a file no longer registered, whose skill values new calls no longer see.
     func runtime(for skill: RegisteredSkill) -> Result<any SkillRuntime, SkillError> {
+        let me = ObjectIdentifier(self)
+        if let r = skill.memo.runtime.withLock({ $0?.owner == me ? $0?.runtime : nil }) { return .success(r) }
+        let found = lookUp(skill)
+        if case .success(let r) = found { skill.memo.runtime.withLock { $0 = (me, r) } }
+        return found
+    }
+
+    /// `runtime(for:)` through the pool's map: the file's runtime, made when it has none.
+    private func lookUp(_ skill: RegisteredSkill) -> Result<any SkillRuntime, SkillError> {
         let key = FileKey(skill)
         if let r = runtimes.withLock({ $0[key] }) { return .success(r) }
         let made: any SkillRuntime

@@ -23,6 +23,7 @@ public struct RegisteredSkill: Sendable {
         let file: SkillFile
         let isolation: Isolation
         let versionText: String
+        let memo = SkillMemo()
         init(_ summary: SkillSummary, _ manifestText: [UInt8], _ file: SkillFile, _ isolation: Isolation) {
             (self.summary, self.manifestText, self.file, self.isolation) = (summary, manifestText, file, isolation)
             versionText = summary.identity.version.description
@@ -54,6 +55,8 @@ public struct RegisteredSkill: Sendable {
     public var id: String { box.summary.identity.id }
     /// The skill's version as text ("1.2.0"), formatted once.
     public var versionText: String { box.versionText }
+    /// What calls of this skill value reuse (see `SkillMemo`).
+    var memo: SkillMemo { box.memo }
 
     /// The full manifest (schemas, keywords, examples), parsed from `manifestText`.
     public func manifest() -> SkillManifest? {
