@@ -21,17 +21,33 @@ extension WorkerProcess {
         var exited = false
         var channelOpen = true
         var fds = [pollfd](repeating: pollfd(), count: 4)  // filled each round, allocated once
+        // Rounds since the last `poll` that read the channel without one (see below); `.max`: poll next.
+        var unpolled = Int.max
         reading: while channelOpen {
-            inline.drain()  // a call resumed inline by the frames just read
-            fds[0] = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
-            fds[1] = pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0)
-            fds[2] = pollfd(fd: exited ? -1 : wake.read, events: Int16(POLLIN), revents: 0)
-            // Room in the request pipe, while frames wait for it (`send`).
-            fds[3] = pollfd(fd: !exited && hasQueued ? requests : -1, events: Int16(POLLOUT), revents: 0)
-            let r = poll(&fds, 4, exited ? 0 : -1)
-            if r < 0 {
-                if errno == EINTR { continue }
-                break
+            // A call resumed inline by the frames just read; it usually sent the next request.
+            let resumed = inline.drain()
+            let queued = !exited && hasQueued
+            if resumed && !queued && !exited && unpolled < Self.roundsBetweenPolls {
+                // Read first: a worker answers a short call while this thread finishes the one before
+                // (it is woken on this CPU and runs first), so its reply is usually there already, and
+                // a `poll` would only say so (one system call per call saved). Nothing there: poll next
+                // round. At least every `roundsBetweenPolls` rounds a real `poll` looks at the output,
+                // the wake byte and the request pipe, so none of them waits long behind the replies.
+                unpolled += 1
+                fds[0].revents = Int16(POLLIN)
+                (fds[1].revents, fds[2].revents, fds[3].revents) = (0, 0, 0)
+            } else {
+                unpolled = 0
+                fds[0] = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
+                fds[1] = pollfd(fd: outputOpen ? outputFD : -1, events: Int16(POLLIN), revents: 0)
+                fds[2] = pollfd(fd: exited ? -1 : wake.read, events: Int16(POLLIN), revents: 0)
+                // Room in the request pipe, while frames wait for it (`send`).
+                fds[3] = pollfd(fd: queued ? requests : -1, events: Int16(POLLOUT), revents: 0)
+                let r = poll(&fds, 4, exited ? 0 : -1)
+                if r < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
             }
             if fds[3].revents != 0 { flushQueued() }
             if fds[2].revents != 0 {
@@ -48,7 +64,10 @@ extension WorkerProcess {
                 while true {
                     let n = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress, $0.count) }
                     if n < 0 && errno == EINTR { continue }
-                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                        if unpolled > 0 { unpolled = .max }  // read first, found nothing: poll next round
+                        break
+                    }
                     if n <= 0 { channelOpen = false; break }
                     chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                     do {
@@ -85,6 +104,9 @@ extension WorkerProcess {
         inline.drain()
         CallExecutor.shared.leaveCurrentThread()
     }
+
+    /// How many rounds in a row the reader may read the channel without a `poll` (see `readLoop`).
+    static let roundsBetweenPolls = 8
 
     /// SIGKILL if the worker has not exited yet (it closed its channel, or broke the protocol).
     private func signalGroupIfAlive(_ sig: Int32) {

@@ -77,11 +77,13 @@ final class InlineSlot: @unchecked Sendable {
         open = false
     }
 
-    /// Runs the task resumed inline since the last drain, if any.
-    func drain() {
-        guard let job = ready else { return }
+    /// Runs the task resumed inline since the last drain, if any; true when there was one.
+    @discardableResult
+    func drain() -> Bool {
+        guard let job = ready else { return false }
         ready = nil
         job.runSynchronously(on: CallExecutor.shared.asUnownedTaskExecutor())
+        return true
     }
 }
 
