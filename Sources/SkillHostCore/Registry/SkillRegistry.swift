@@ -64,8 +64,10 @@ public struct RegisteredSkill: Sendable {
     }
 }
 
-/// One skill's claim on an intent.
-public struct IntentBinding: Sendable {
+/// One skill's claim on an intent. A class (immutable, so sharing is safe): a call hands its binding
+/// through admission, the attempts, the audit line and the health record, and each copy of a struct
+/// cost a reference count per field.
+public final class IntentBinding: Sendable {
     public let skill: RegisteredSkill
     public let intent: IntentSummary
     /// What calls through this binding work out once, on the first call: the intent's compiled
