@@ -54,7 +54,7 @@ struct SandboxBench {
                     let ms = Double(monotonicNs() - t) / 1e6
                     if into == 0 {
                         startOn.append(ms)
-                        if let f = SandboxFacts.fact(for: id) { apply.append(Double(f.applyMicros)) }
+                        if let f = on.sandboxFact(of: id) { apply.append(Double(f.applyMicros)) }
                     } else { startOff.append(ms) }
                 }
             }

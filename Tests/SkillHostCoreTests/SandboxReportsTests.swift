@@ -26,6 +26,20 @@ final class SandboxReportsTests: XCTestCase {
         XCTAssertNil(later.report(for: "c.d", plan: { XCTFail("no report: the plan is not worked out"); return "--sandbox" }))
     }
 
+    /// The latest report per skill is the host's own: another host in the same process, on another
+    /// state folder, does not see it (it was a process-wide table, where the last host's worker won).
+    func testTheLatestReportBelongsToItsHostAlone() throws {
+        let other = dir + "/other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        let mine = SandboxReports(stateDir: dir), theirs = SandboxReports(stateDir: other)
+        mine.record(full, for: "a.b", plan: "p")
+        XCTAssertEqual(mine.latest(for: "a.b"), full, "full reports are kept in memory too")
+        XCTAssertNil(theirs.latest(for: "a.b"))
+        theirs.record(partial, for: "a.b", plan: "p")
+        XCTAssertEqual(mine.latest(for: "a.b"), full, "the other host's worker does not replace this host's report")
+        XCTAssertEqual(theirs.latest(for: "a.b"), partial)
+    }
+
     /// A full report where the file has nothing to remove takes no lock (and makes no lock file).
     func testAReportTheFileAlreadyHoldsTakesNoLock() {
         SandboxReports(stateDir: dir).record(full, for: "a.b", plan: "p")

@@ -13,7 +13,8 @@ import Synchronization
 ///   "full". Whether the file already says so is decided on the file, never on this process's copy
 ///   (another process may have changed it since), and read again under its `flock` before a change:
 ///   a worker whose report matches the file costs one read, no lock and no write.
-/// - One per host (`RuntimePool` owns it), for that host's state folder.
+/// - One per host (`RuntimePool` owns it), for that host's state folder; it also keeps, in memory, what
+///   the latest worker of each skill reported (`latest`).
 /// A file that cannot be read or written is logged and read as empty: these reports only inform, no
 /// guarantee rests on them. Thread-safe; `record` does its file I/O outside the lock that guards the
 /// copy `report` reads, and takes the file's lock only to change the file.
@@ -25,6 +26,8 @@ final class SandboxReports: Sendable {
     let file: StateFile
     /// The file's entries as this process last read or wrote them (nil: not read yet).
     private let entries = Mutex<[String: Entry]?>(nil)
+    /// What the latest worker of each skill this host started reported (full ones too), in memory.
+    private let live = Mutex<[String: SandboxFacts.Fact]>([:])
 
     init(stateDir: String) {
         file = StateFile(path: stateDir + "/sandbox-reports.json")
@@ -41,9 +44,13 @@ final class SandboxReports: Sendable {
         return stored.fact
     }
 
-    /// Records what a worker of skill `id`, started under `plan`, reported: a partial sandbox is
-    /// stored, "full" removes the entry.
+    /// What the latest worker of skill `id` started by this host reported, if one did.
+    func latest(for id: String) -> SandboxFacts.Fact? { live.withLock { $0[id] } }
+
+    /// Records what a worker of skill `id`, started under `plan`, reported: kept in memory (`latest`);
+    /// in the file, a partial sandbox is stored and "full" removes the entry.
     func record(_ fact: SandboxFacts.Fact, for id: String, plan: String) {
+        live.withLock { $0[id] = fact }
         let keep = fact.mode == "partial" ? Entry(fact: SandboxFacts.Fact(mode: fact.mode, missing: fact.missing, applyMicros: 0), plan: plan) : nil
         // The usual case, a report the file already holds (no entry for a full sandbox), is read
         // without the lock: no lock file is made, no lock taken, on each worker's start.

@@ -56,9 +56,9 @@ public struct SandboxSupport: Sendable, Equatable {
     }
 }
 
-/// What workers said about their sandbox in their hello, by skill id (the latest worker wins); each
-/// report is also handed to its host's `SandboxReports`, which keeps partial ones for later processes.
-/// Thread-safe.
+/// What a worker said about its sandbox in its hello. The latest report per skill is kept by its
+/// host's `SandboxReports` (partial ones also in the state folder, for later processes), never
+/// process-wide: two hosts in one process keep their own.
 public enum SandboxFacts {
     public struct Fact: Sendable, Equatable {
         public var mode: String
@@ -66,7 +66,6 @@ public enum SandboxFacts {
         /// How long the worker took to apply its sandbox, in microseconds.
         public var applyMicros: Int
     }
-    private static let facts = Mutex<[String: Fact]>([:])
 
     /// Where a worker's report is kept, and the sandbox plan the worker was started under.
     struct Record: Sendable {
@@ -74,20 +73,18 @@ public enum SandboxFacts {
         let plan: String
     }
 
+    /// Keeps the report in a worker's hello (`hello`: its "sandbox" member) in `record` (nil: a worker
+    /// started without a host's reports, which keeps nothing); logs a partial sandbox. "off" is not a
+    /// report (the config's say, read from the config).
     static func record(skill id: String, hello: JSON?, into record: Record?) {
-        // "off" is the config's say, read from the config; a fact is what a sandboxed worker applied.
         guard let h = hello, let mode = h["mode"]?.stringValue, mode != "off" else { return }
         let missing = (h["missing"]?.arrayValue ?? []).compactMap(\.stringValue) + (h["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
         let fact = Fact(mode: mode, missing: missing, applyMicros: Int(h["applyMicros"]?.intValue ?? 0))
-        facts.withLock { $0[id] = fact }
         if let record { record.reports.record(fact, for: id, plan: record.plan) }
         if mode == "partial" {
             HostLog.warning("skill \(id)'s worker runs with a partial sandbox; missing: " + missing.joined(separator: "; "))
         }
     }
-
-    /// What the latest worker of skill `id` in this process reported.
-    public static func fact(for id: String) -> Fact? { facts.withLock { $0[id] } }
 }
 
 /// The host's own hardening: PR_SET_DUMPABLE 0, so that no process of the same user (a worker that
@@ -123,7 +120,7 @@ extension SkillHost {
         if !config.sandboxEnabled(for: skill.id) {
             return SandboxStatus(mode: "off", missing: ["the config turns the sandbox off for this skill (\"grants\": {\"\(skill.id)\": {\"sandbox\": false}})"])
         }
-        if let f = SandboxFacts.fact(for: skill.id) { return SandboxStatus(mode: f.mode, missing: f.missing) }
+        if let f = sandboxFact(of: skill.id) { return SandboxStatus(mode: f.mode, missing: f.missing) }
         if let f = invoker.runtimes.sandboxReports.report(for: skill.id, plan: { WorkerSandbox.make(for: skill, config: config, paths: paths)?.plan }) {
             return SandboxStatus(mode: f.mode, missing: f.missing)
         }
@@ -131,6 +128,9 @@ extension SkillHost {
         let missing = SandboxSupport.current.missing(network: !granted.network.isEmpty)
         return SandboxStatus(mode: missing.isEmpty ? "full" : "partial", missing: missing)
     }
+
+    /// What the latest worker of skill `id` this host started reported about its sandbox.
+    public func sandboxFact(of id: String) -> SandboxFacts.Fact? { invoker.runtimes.sandboxReports.latest(for: id) }
 
     /// `{"requested":{…},"granted":{…},"missing":["network api.example.com:443", …],"unresolved":[…]}`:
     /// what the skill asks for, what the config grants, what it asks for but was not granted, and
