@@ -4,7 +4,9 @@
 ///
 ///     @_cdecl("skillhost_entry") public func skillhost_entry() -> UnsafeRawPointer { exportSkill(MySkill()) }
 ///
-/// Threading: `execute` runs on a task per call that starts on the host's thread (see `execute`). With `isThreadSafe == true` (the default) the
+/// Threading: `execute` runs on a task per call that starts on the host's thread (see `execute`); a
+/// skill whose calls never wait can adopt `SynchronousSkill` instead, whose `run` is called on the
+/// host's thread with no task. With `isThreadSafe == true` (the default) the
 /// host may run several calls at once; with `false` it never overlaps two calls of this skill.
 /// `setUp` runs once, before any call, on the host's thread. `healthCheck` runs on a task while the
 /// host's health thread waits for it; it must not wait for a call to finish.
@@ -63,4 +65,35 @@ extension AgentSkill {
     public var permissions: SkillPermissions { .none }
     public func healthCheck(context: SkillContext) async -> SkillHealth { .ok }
     public func setUp(context: SkillContext) throws {}
+}
+
+/// A skill whose calls never wait: `run` does all of a call's work on the calling thread and returns
+/// (or throws) without suspending — the usual case for a skill that computes its answer from the input,
+/// the context and files it reads quickly.
+///
+/// Adopt it instead of implementing `execute`: the bridge then calls `run` directly on the host's
+/// thread that called the ABI's invoke() and completes the call before invoke() returns, without
+/// creating a task (a task per call costs about as much as decoding a small input). `execute` is
+/// provided: it calls `run`, so tests and callers that use `execute` see the same results.
+///
+///     struct Echo: SynchronousSkill {
+///         …
+///         func run(input: SkillInput, context: SkillContext) throws -> SkillResult { … }
+///     }
+///
+/// Threading: `run` blocks the host's thread while it works, and there is no task around it (no
+/// `Task.isCancelled`, no task-local values: use `context.isCancelled`). Work that waits — network,
+/// another process, a lock held for long — belongs in a plain `AgentSkill`'s `execute`, where a
+/// suspension hands the thread back to the host. Errors, statuses, `isThreadSafe` and the context's
+/// services are as for `execute`.
+public protocol SynchronousSkill: AgentSkill {
+    /// Serves one call of one of `supportedIntents`, as `AgentSkill.execute` does, without suspending.
+    func run(input: SkillInput, context: SkillContext) throws -> SkillResult
+}
+
+extension SynchronousSkill {
+    /// Calls `run`.
+    public func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
+        try run(input: input, context: context)
+    }
 }

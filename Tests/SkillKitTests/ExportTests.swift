@@ -325,3 +325,41 @@ final class VersioningTests: XCTestCase {
         XCTAssertTrue(lines.first?.contains("the host serves 1.0") == true && lines.first?.contains("time_left_ms") == true, lines.first ?? "")
     }
 }
+
+final class SynchronousSkillTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        _ = manifest(SyncProbeSkill()).pointee.`init`(sharedHost.pointer)
+    }
+
+    private var probe: UnsafePointer<skh_skill> { manifest(SyncProbeSkill()) }
+
+    func testRunCompletesOnTheCallingThreadWithNoTaskBeforeInvokeReturns() {
+        var atReturn: [Completion] = []
+        let caller = UInt(pthread_self())
+        let (id, completions) = invoke(probe, intent: "sync.where", input: "{}", context: #"{"locale":"de-CH"}"#,
+                                       afterInvoke: { atReturn = recorder.completions($0) })
+        let expected = [Completion(callID: id, status: 0, json: #"{"inTask":"no","locale":"de-CH"}"#, message: "ran")]
+        XCTAssertEqual(atReturn, expected, "completed inside invoke()")
+        XCTAssertEqual(completions, expected, "completed once")
+        XCTAssertEqual(SyncProbeSkill.lastThread.withLock { $0 }, caller)
+    }
+
+    func testErrorsCompleteAsFromExecute() {
+        let decode = invoke(probe, intent: "sync.decode", input: #"{"title":3}"#).completions
+        XCTAssertEqual(decode.map(\.status), [Int32(SKH_STATUS_INVALID_INPUT)])
+        XCTAssertEqual(decode.first?.message, #"field "title": expected a string, found a number"#)
+        let (id, unavailable) = invoke(probe, intent: "sync.unavailable", input: "{}")
+        XCTAssertEqual(unavailable, [Completion(callID: id, status: Int32(SKH_STATUS_UNAVAILABLE), json: nil,
+                                                message: "the sync probe's server is down")])
+        let plain = invoke(probe, intent: "sync.throw", input: "{}").completions
+        XCTAssertEqual(plain.map(\.status), [Int32(SKH_STATUS_FAILED)])
+        XCTAssertEqual(plain.first?.message, "plain error from the probe")
+    }
+
+    func testExecuteCallsRun() async throws {
+        let result = try await SyncProbeSkill().execute(input: SkillInput(intent: "sync.decode", json: #"{"title":"t"}"#),
+                                                        context: SkillContext(dataDirectory: "/tmp"))
+        XCTAssertEqual(result.jsonString, #"{"title":"t"}"#)
+    }
+}

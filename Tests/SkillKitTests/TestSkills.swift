@@ -144,3 +144,38 @@ struct VersionedSkill: AgentSkill {
         try SkillResult(["served": input.intent])
     }
 }
+
+/// A `SynchronousSkill`: `run` records the thread it ran on and whether it ran inside a task.
+struct SyncProbeSkill: SynchronousSkill {
+    let id = "dev.skillkit.test.syncprobe"
+    let name = "Sync probe"
+    let version = "0.1.0"
+    let category = "testing"
+    let vendor = "skillkit tests"
+    let description = "Exercises the bridge's synchronous path."
+    let supportedIntents = [
+        SkillIntent(name: "sync.where", description: "Returns where run ran.", inputSchema: #"{"type":"object"}"#),
+        SkillIntent(name: "sync.decode", description: "Decodes {title}.", inputSchema: #"{"type":"object"}"#),
+        SkillIntent(name: "sync.unavailable", description: "Throws SkillError.unavailable.", inputSchema: #"{"type":"object"}"#),
+        SkillIntent(name: "sync.throw", description: "Throws a plain error.", inputSchema: #"{"type":"object"}"#),
+    ]
+
+    /// The thread `sync.where` ran on (`pthread_self`).
+    static let lastThread = Mutex<UInt>(0)
+
+    func run(input: SkillInput, context: SkillContext) throws -> SkillResult {
+        switch input.intent {
+        case "sync.where":
+            Self.lastThread.withLock { $0 = UInt(pthread_self()) }
+            return try SkillResult(["inTask": withUnsafeCurrentTask { $0 != nil } ? "yes" : "no", "locale": context.locale],
+                                   message: "ran")
+        case "sync.decode":
+            struct Params: Decodable { let title: String }
+            return try SkillResult(["title": input.decode(Params.self).title])
+        case "sync.unavailable":
+            throw SkillError.unavailable("the sync probe's server is down")
+        default:
+            throw PlainError()
+        }
+    }
+}

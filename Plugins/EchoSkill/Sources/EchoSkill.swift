@@ -2,8 +2,9 @@ import SkillKit
 
 /// A diagnostic skill: `echo.say` returns its input text, `echo.fail` fails on request with the chosen
 /// status. Used by the host's tests and by the in-process invoke benchmark, so `echo.say` does as little
-/// as it can: one `JSONDecoder` pass over the input and one small `JSONEncoder` pass for the result.
-struct EchoSkill: AgentSkill {
+/// as it can: one decoding pass over the input and one small encoding pass for the result, on the
+/// host's thread with no task per call (a `SynchronousSkill`: nothing here waits).
+struct EchoSkill: SynchronousSkill {
     let id = "dev.skillhost.echo"
     let name = "Echo"
     let version = "1.0.0"
@@ -32,7 +33,7 @@ struct EchoSkill: AgentSkill {
             flags: [.readOnly, .idempotent]),
     ]
 
-    func execute(input: SkillInput, context: SkillContext) async throws -> SkillResult {
+    func run(input: SkillInput, context: SkillContext) throws -> SkillResult {
         switch input.intent {
         case "echo.say":
             let params = try input.decode(SayInput.self)

@@ -38,10 +38,12 @@ enum Bridge {
     // MARK: invoke
 
     /// ABI `invoke`: finds the intent among the skill's, copies the input out of the call, reads its
-    /// context (parsed and copied only when it differs from the last call's), then runs `execute` as a
-    /// task that starts on this thread (`Task.immediate`): work that never suspends completes before
-    /// invoke() returns, with no hand-off to another thread; at its first suspension the rest continues
-    /// on the concurrency pool and invoke() returns. Completes the call exactly once.
+    /// context (parsed and copied only when it differs from the last call's), then serves the call: a
+    /// `SynchronousSkill`'s `run` right here, on this thread, with no task, completing before invoke()
+    /// returns; any other skill's `execute` as a task that starts on this thread (`Task.immediate`):
+    /// work that never suspends completes before invoke() returns, with no hand-off to another thread;
+    /// at its first suspension the rest continues on the concurrency pool and invoke() returns.
+    /// Completes the call exactly once.
     static func invoke(_ slot: Int, _ call: UnsafePointer<skh_call>?) {
         guard let call else { return }
         let view = CallView(call)
@@ -73,6 +75,15 @@ enum Bridge {
         }
         exported.remember(fields)
         let context = SkillContext(fields: fields, session: session)
+        if let synchronous = exported.synchronous {
+            do {
+                let result = try synchronous.run(input: input, context: context)
+                session.complete(status: Int32(SKH_STATUS_OK), json: result.json, message: result.message)
+            } catch {
+                finish(session, throwing: error)
+            }
+            return
+        }
         Task.immediate {
             do {
                 let result = try await exported.skill.execute(input: input, context: context)

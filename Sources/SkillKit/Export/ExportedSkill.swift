@@ -6,6 +6,8 @@ import Synchronization
 /// One instance per exported skill id, alive for the rest of the process. Thread-safe.
 final class ExportedSkill: Sendable {
     let skill: any AgentSkill
+    /// `skill` when it is a `SynchronousSkill` (cast once here, not per call), else nil.
+    let synchronous: (any SynchronousSkill)?
     let id: String
     /// The intents' addresses. An array: a skill has a few, and comparing a call's intent with a few of
     /// them byte for byte costs less than making a `String` of it and hashing that (on every call).
@@ -18,6 +20,7 @@ final class ExportedSkill: Sendable {
 
     init(skill: any AgentSkill, intents: [SkillIntent], warnings: [String]) {
         self.skill = skill
+        self.synchronous = skill as? any SynchronousSkill
         self.id = skill.id
         self.intentNames = intents.map(\.address)
         self.exportWarnings = warnings

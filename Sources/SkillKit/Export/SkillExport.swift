@@ -10,8 +10,8 @@ import Synchronization
 /// - Records `abi_major`/`abi_minor` from `skillhost.h`, `struct_size`s, the toolchain as
 ///   `"swift-MAJOR.MINOR"`, and `SKH_SKILL_THREAD_SAFE` when `isThreadSafe`.
 /// - Bridges the ABI functions: `init` (stores the host table, calls `setUp`), `invoke` (copies the call's
-///   input and context, runs `execute` as a task that starts on the calling thread (`Task.immediate`),
-///   completes exactly once), `health` (runs `healthCheck` on a task while the host's thread waits on a
+///   input and context, calls a `SynchronousSkill`'s `run` on the calling thread, else runs `execute` as
+///   a task that starts on the calling thread (`Task.immediate`); completes exactly once), `health` (runs `healthCheck` on a task while the host's thread waits on a
 ///   semaphore; the detail JSON is `malloc`ed and released by `release`).
 ///
 /// One image normally exports one skill. Up to 8 distinct skill ids can be exported in one process

@@ -1,64 +1,245 @@
 import Foundation
 
-/// The quick path of `SkillResult(_:)`: an `Encoder` into a small tree, written as the bytes
-/// `SkillJSON.encoder` would write — keys sorted, slashes not escaped, `Date` through
+/// The quick path of `SkillResult(_:)`: an `Encoder` that writes the JSON text straight into one byte
+/// buffer — the bytes `SkillJSON.encoder` would write: keys sorted, slashes not escaped, `Date` through
 /// `SkillDates.format` — several times cheaper than `JSONEncoder` for a call's small result.
 ///
 /// Contract: the bytes equal `JSONEncoder`'s (`.sortedKeys`, `.withoutEscapingSlashes`), or nil. It is
 /// sure only of the plain cases (a top-level object or array of strings, booleans, null, integers,
-/// finite floating-point numbers, `Date`, with ASCII keys); on anything else — `Data`, `URL`,
-/// `Decimal`, a `superEncoder`, a non-ASCII or repeated key, a value that encodes nothing or twice,
-/// a NaN — it gives up on the whole value and the caller encodes with `JSONEncoder` (which then
-/// succeeds or throws exactly as before).
+/// finite floating-point numbers, `Date`, with ASCII keys that need no escaping); on anything else —
+/// `Data`, `URL`, `Decimal`, a `superEncoder`, another key, a repeated key, a value that encodes
+/// nothing or twice, a NaN, a write to a container after a later-made one was written to — it gives
+/// up on the whole value and the caller encodes with `JSONEncoder` (which then succeeds or throws
+/// exactly as before).
+///
+/// How: containers write as they are given values. A container stays open until a container made
+/// before it is written to again, or the `encode(to:)` that made it returns; then it is closed (its
+/// bracket written, an object's members put in key order in place). Writing to a closed container is
+/// one of the cases above.
 enum QuickEncoding {
     static func encode<T: Encodable>(_ value: T, timeZone: TimeZone) -> [UInt8]? {
-        let root = TreeEncoder(path: [], state: nil, timeZone: timeZone)
-        guard let node = try? root.encoded(value, path: [], encoder: root), !root.unsure else { return nil }
-        switch node {
-        case .object, .array: break
-        default: return nil  // a top-level fragment: JSONEncoder's business
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(128)
-        return write(node, into: &out) ? out : nil
+        let root = StreamEncoder(pass: nil, path: [], timeZone: timeZone)
+        root.out.reserveCapacity(128)
+        do { try root.write(value, path: [], encoder: root) } catch { return nil }
+        // A top-level fragment is JSONEncoder's business.
+        guard !root.unsure, let first = root.out.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        return root.out
+    }
+}
+
+/// Why the quick path stopped; never seen outside `QuickEncoding`.
+private struct QuickEncodingGaveUp: Error {}
+
+/// One encoding pass: the bytes written so far, the containers still open, whether it gave up. The
+/// encoder of the root value is the pass (one object fewer per call); the others point to it.
+///
+/// Not thread-safe: one pass runs on one thread. Its variables are `@exclusivity(unchecked)`: a
+/// dynamic exclusivity check per access (two runtime calls) cost more than the writing itself, and
+/// no access overlaps another (user code — `encode(to:)` — runs while none is under way).
+private class EncodingPass {
+    let timeZone: TimeZone
+    @exclusivity(unchecked) var unsure = false
+    @exclusivity(unchecked) var out: [UInt8] = []
+
+    /// An open container: its serial number, where its bracket is in `out`, whether it is an object,
+    /// how many members or elements it has; for an object, where its last key starts (at the quote)
+    /// and whether the keys came in ascending order so far (then closing it moves nothing).
+    private struct Frame {
+        let serial: Int
+        let start: Int
+        let isObject: Bool
+        var count = 0
+        var lastKey = 0
+        var sorted = true
+    }
+    /// The innermost open container, and the others (innermost last): a result of one object or
+    /// array with values in it (the usual one) needs no array of frames.
+    @exclusivity(unchecked) private var top: Frame?
+    @exclusivity(unchecked) private var outer: [Frame] = []
+    @exclusivity(unchecked) private var serials = 0
+
+    init(timeZone: TimeZone) { self.timeZone = timeZone }
+
+    func giveUp() -> QuickEncodingGaveUp {
+        unsure = true
+        return QuickEncodingGaveUp()
     }
 
-    /// JSON text of `node`; false when a key is not ASCII or appears twice in one object.
-    private static func write(_ node: EncodedNode, into out: inout [UInt8]) -> Bool {
-        switch node {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let text): out.append(contentsOf: text.utf8)
-        case .string(let s): writeString(s, into: &out)
-        case .array(let box):
-            out.append(UInt8(ascii: "["))
-            for (i, element) in box.elements.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                guard write(element, into: &out) else { return false }
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let box):
-            // ASCII keys: JSONEncoder's order is then plain byte order, which `<` gives.
-            for member in box.members where !member.key.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-            let members = box.members.count > 1 ? box.members.sorted { $0.key < $1.key } : box.members
-            out.append(UInt8(ascii: "{"))
-            for (i, member) in members.enumerated() {
-                if i > 0 {
-                    guard member.key != members[i - 1].key else { return false }
-                    out.append(UInt8(ascii: ","))
-                }
-                writeString(member.key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                guard write(member.node, into: &out) else { return false }
-            }
-            out.append(UInt8(ascii: "}"))
-        }
+    /// How many containers are open.
+    var depth: Int { top == nil ? 0 : outer.count + 1 }
+
+    // MARK: Containers
+
+    /// Writes the opening bracket of a new container and returns its serial number.
+    func openContainer(object: Bool) -> Int {
+        serials += 1
+        out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        if let top { outer.append(top) }
+        top = Frame(serial: serials, start: out.count - 1, isObject: object)
+        return serials
+    }
+
+    /// Whether container `serial` is still open.
+    func isOpen(_ serial: Int) -> Bool { top?.serial == serial || outer.contains { $0.serial == serial } }
+
+    /// Makes container `serial` the innermost open one, closing those made after it, and writes the
+    /// separator of its next element; false (and the pass gives up) when it was closed already.
+    private func enter(_ serial: Int) -> Bool {
+        while let top, top.serial != serial { close() }
+        guard top != nil else { unsure = true; return false }
+        if top!.count > 0 { out.append(UInt8(ascii: ",")) }
+        top!.count += 1
         return true
+    }
+
+    /// Starts the next element of array `serial`: after this, write its value.
+    func beginElement(_ serial: Int) throws {
+        guard enter(serial) else { throw giveUp() }
+    }
+
+    /// Starts member `key` of object `serial`: writes `"key":`, after which write its value. Only keys
+    /// of printable ASCII without `"` or `\` (their text is their bytes, and byte order is
+    /// JSONEncoder's order).
+    func beginMember(_ serial: Int, _ key: String) throws {
+        guard enter(serial) else { throw giveUp() }
+        let start = out.count
+        out.append(UInt8(ascii: "\""))
+        var key = key
+        let plain = key.withUTF8 { u -> Bool in
+            for b in u where b < 0x20 || b >= 0x80 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: u)
+            return true
+        }
+        guard plain else { throw giveUp() }
+        out.append(UInt8(ascii: "\""))
+        if top!.count > 1, top!.sorted {
+            // Still in order when this key is after the previous one.
+            top!.sorted = compareKeys(top!.lastKey, start) < 0
+        }
+        top!.lastKey = start
+        out.append(UInt8(ascii: ":"))
+    }
+
+    /// Closes every container opened at `depth` or deeper.
+    func close(downTo depth: Int) {
+        while self.depth > depth { close() }
+    }
+
+    /// Closes the innermost open container.
+    private func close() {
+        let frame = top!
+        top = outer.popLast()
+        guard frame.isObject else { out.append(UInt8(ascii: "]")); return }
+        if !frame.sorted, !unsure { reorder(frame) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The key text starting at the quote at `offset` (the key is plain, see `beginMember`).
+    private func key(at offset: Int) -> Range<Int> {
+        var end = offset + 1
+        while out[end] != UInt8(ascii: "\"") { end += 1 }
+        return offset + 1 ..< end
+    }
+
+    /// <0, 0, >0 as the key at `a` sorts before, equal to, after the key at `b`.
+    private func compareKeys(_ a: Int, _ b: Int) -> Int {
+        let (x, y) = (key(at: a), key(at: b))
+        return out.withUnsafeBufferPointer { p in
+            let n = min(x.count, y.count)
+            let c = memcmp(p.baseAddress! + x.lowerBound, p.baseAddress! + y.lowerBound, n)
+            return c != 0 ? Int(c) : x.count - y.count
+        }
+    }
+
+    /// Puts the members of the object `frame` (the last bytes of `out`, without the closing brace) in
+    /// key order; gives up on a repeated key.
+    private func reorder(_ frame: Frame) {
+        let starts = memberStarts(frame)
+        let ends = (1..<starts.count).map { starts[$0] - 1 } + [out.count]   // each but the last ends at a comma
+        let order = starts.indices.sorted { compareKeys(starts[$0], starts[$1]) < 0 }
+        for k in 1..<order.count where compareKeys(starts[order[k - 1]], starts[order[k]]) == 0 {
+            unsure = true
+            return
+        }
+        let members = Array(out[starts[0]...])
+        out.removeSubrange(starts[0]...)
+        for (k, i) in order.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: members[(starts[i] - starts[0]) ..< (ends[i] - starts[0])])
+        }
+    }
+
+    /// Where each member of the object `frame` starts (at its key's quote): after its brace and after
+    /// each comma outside strings and nested containers (the text is this pass's own, valid JSON).
+    private func memberStarts(_ frame: Frame) -> [Int] {
+        var starts = [frame.start + 1]
+        var depth = 0, inString = false, escaped = false
+        for i in (frame.start + 1)..<out.count {
+            let b = out[i]
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: ",") where depth == 0: starts.append(i + 1)
+            default: break
+            }
+        }
+        return starts
+    }
+
+    // MARK: Values
+
+    /// Writes `value`; a non-leaf `value` through `encoder` (given for the root value), else a new one.
+    func write<T: Encodable>(_ value: T, path: [any CodingKey], encoder: StreamEncoder? = nil) throws {
+        if T.self == String.self { return writeString(value as! String) }
+        if T.self == Int.self { return writeInteger(value as! Int) }
+        if T.self == Bool.self { return writeBool(value as! Bool) }
+        if T.self == Double.self { return try writeNumber(value as! Double) }
+        if T.self == Date.self { return writeString(SkillDates.format(value as! Date, timeZone: timeZone)) }
+        if T.self == Data.self || T.self == URL.self || T.self == Decimal.self { throw giveUp() }
+        let encoder = encoder ?? StreamEncoder(pass: self, path: path)
+        let depth = self.depth
+        try value.encode(to: encoder)
+        close(downTo: depth)
+        guard encoder.wrote else { throw giveUp() }  // a value that encodes nothing
+    }
+
+    func writeNull() { out.append(contentsOf: "null".utf8) }
+
+    func writeBool(_ b: Bool) { out.append(contentsOf: (b ? "true" : "false").utf8) }
+
+    func writeInteger<I: FixedWidthInteger>(_ v: I) {
+        guard v != 0 else { out.append(UInt8(ascii: "0")); return }
+        // Digits from the last, into a stack buffer (40 holds any 128-bit value and its sign).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+            var at = 40
+            var rest = v.magnitude
+            while rest != 0 {
+                let (q, r) = rest.quotientAndRemainder(dividingBy: 10)
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: r)
+                rest = q
+            }
+            if v < 0 { at -= 1; buffer[at] = UInt8(ascii: "-") }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[at...]))
+        }
+    }
+
+    /// JSONEncoder's text for a finite number: its `description`, without a trailing ".0".
+    func writeNumber<F: BinaryFloatingPoint & CustomStringConvertible>(_ v: F) throws {
+        guard v.isFinite else { throw giveUp() }
+        var text = v.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        out.append(contentsOf: text.utf8)
     }
 
     /// A string literal as JSONEncoder writes it: `"` and `\` escaped, \b \f \n \r \t, other
     /// control characters as \u00xx; everything else (slashes, DEL, non-ASCII) as is, in runs.
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
+    func writeString(_ s: String) {
         var s = s
         out.append(UInt8(ascii: "\""))
         s.withUTF8 { u in
@@ -91,166 +272,121 @@ enum QuickEncoding {
     }
 }
 
-/// What was encoded, before it is written.
-private enum EncodedNode {
-    case null
-    case bool(Bool)
-    /// The number's JSON text.
-    case number(String)
-    case string(String)
-    case array(ArrayBox)
-    case object(ObjectBox)
-}
-
-/// Containers hand out references: a nested container fills its box after it was put in place.
-private final class ArrayBox { var elements: [EncodedNode] = [] }
-private final class ObjectBox { var members: [(key: String, node: EncodedNode)] = [] }
-
-/// Why the quick path stopped; never seen outside `QuickEncoding`.
-private struct QuickEncodingGaveUp: Error {}
-
-/// One encoding pass: whether it gave up anywhere, and the leaves. The encoder of the root value is the
-/// pass's state (one object fewer per call); the others point to it.
-private class EncodingState {
-    let timeZone: TimeZone
-    var unsure = false
-
-    init(timeZone: TimeZone) { self.timeZone = timeZone }
-
-    func giveUp() -> QuickEncodingGaveUp {
-        unsure = true
-        return QuickEncodingGaveUp()
-    }
-
-    /// What `value` encodes to; a non-leaf `value` through `encoder` (given for the root value), else a
-    /// new one.
-    func encoded<T: Encodable>(_ value: T, path: [any CodingKey], encoder: TreeEncoder? = nil) throws -> EncodedNode {
-        if T.self == String.self { return .string(value as! String) }
-        if T.self == Int.self { return .number(String(value as! Int)) }
-        if T.self == Bool.self { return .bool(value as! Bool) }
-        if T.self == Double.self { return try number(value as! Double) }
-        if T.self == Date.self { return .string(SkillDates.format(value as! Date, timeZone: timeZone)) }
-        if T.self == Data.self || T.self == URL.self || T.self == Decimal.self { throw giveUp() }
-        let encoder = encoder ?? TreeEncoder(path: path, state: self)
-        try value.encode(to: encoder)
-        guard let node = encoder.node else { throw giveUp() }
-        return node
-    }
-
-    /// JSONEncoder's text for a finite number: its `description`, without a trailing ".0".
-    func number<F: BinaryFloatingPoint & CustomStringConvertible>(_ v: F) throws -> EncodedNode {
-        guard v.isFinite else { throw giveUp() }
-        var text = v.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return .number(text)
-    }
-}
-
-private final class TreeEncoder: EncodingState, Encoder, SingleValueEncodingContainer {
+/// The encoder of one value: it writes that value once, either as a single value or through one
+/// keyed or one unkeyed container (asked for as often as the type likes).
+private final class StreamEncoder: EncodingPass, Encoder, SingleValueEncodingContainer {
     let codingPath: [any CodingKey]
-    /// The pass's state when this is not the root encoder (which is the state itself).
-    private let rootState: EncodingState?
-    var state: EncodingState { rootState ?? self }
-    var node: EncodedNode?
+    /// The pass when this is not the root encoder (which is the pass itself).
+    private let rootPass: EncodingPass?
+    var pass: EncodingPass { rootPass ?? self }
+    /// Whether this value was written: a single value, or the opening of its container.
+    @exclusivity(unchecked) private(set) var wrote = false
+    /// The serial number of this value's container, and whether it is an object.
+    @exclusivity(unchecked) private var container: (serial: Int, isObject: Bool)?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// An encoder at `path`; `state` nil makes it the root encoder, the pass's state, in `timeZone`.
-    init(path: [any CodingKey], state: EncodingState?, timeZone: TimeZone? = nil) {
-        (self.codingPath, self.rootState) = (path, state)
-        super.init(timeZone: timeZone ?? state?.timeZone ?? SkillDates.utc)
+    /// An encoder at `path`; `pass` nil makes it the root encoder, the pass itself, in `timeZone`.
+    init(pass: EncodingPass?, path: [any CodingKey], timeZone: TimeZone? = nil) {
+        (self.codingPath, self.rootPass) = (path, pass)
+        super.init(timeZone: timeZone ?? pass?.timeZone ?? SkillDates.utc)
+    }
+
+    /// The serial number of this value's container of the given kind: the one made before when it is
+    /// still open, else a new one. 0 (nothing may be written to it) when this value was written
+    /// otherwise.
+    private func containerSerial(object: Bool) -> Int {
+        if let container {
+            if container.isObject == object, pass.isOpen(container.serial) { return container.serial }
+            pass.unsure = true
+            return 0
+        }
+        guard !wrote else { pass.unsure = true; return 0 }
+        wrote = true
+        let serial = pass.openContainer(object: object)
+        container = (serial, object)
+        return serial
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let box: ObjectBox
-        switch node {
-        case .object(let existing)?: box = existing
-        case nil: box = ObjectBox(); node = .object(box)
-        default: box = ObjectBox(); state.unsure = true
-        }
-        return KeyedEncodingContainer(KeyedTreeEncoder<Key>(box: box, codingPath: codingPath, state: state))
+        KeyedEncodingContainer(KeyedStreamEncoder<Key>(serial: containerSerial(object: true), codingPath: codingPath, pass: pass))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let box: ArrayBox
-        switch node {
-        case .array(let existing)?: box = existing
-        case nil: box = ArrayBox(); node = .array(box)
-        default: box = ArrayBox(); state.unsure = true
-        }
-        return UnkeyedTreeEncoder(box: box, codingPath: codingPath, state: state)
+        UnkeyedStreamEncoder(serial: containerSerial(object: false), codingPath: codingPath, pass: pass)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-    private func set(_ value: EncodedNode) {
-        if node != nil { state.unsure = true }
-        node = value
+    /// Marks the single value as written; false (and the pass gives up) when it was already.
+    private func claim() throws {
+        guard !wrote else { throw pass.giveUp() }
+        wrote = true
     }
 
-    func encodeNil() { set(.null) }
-    func encode(_ v: Bool) { set(.bool(v)) }
-    func encode(_ v: String) { set(.string(v)) }
-    func encode(_ v: Double) throws { set(try state.number(v)) }
-    func encode(_ v: Float) throws { set(try state.number(v)) }
-    func encode(_ v: Int) { set(.number(String(v))) }
-    func encode(_ v: Int8) { set(.number(String(v))) }
-    func encode(_ v: Int16) { set(.number(String(v))) }
-    func encode(_ v: Int32) { set(.number(String(v))) }
-    func encode(_ v: Int64) { set(.number(String(v))) }
-    func encode(_ v: UInt) { set(.number(String(v))) }
-    func encode(_ v: UInt8) { set(.number(String(v))) }
-    func encode(_ v: UInt16) { set(.number(String(v))) }
-    func encode(_ v: UInt32) { set(.number(String(v))) }
-    func encode(_ v: UInt64) { set(.number(String(v))) }
-    func encode<T: Encodable>(_ v: T) throws { set(try state.encoded(v, path: codingPath)) }
+    func encodeNil() throws { try claim(); pass.writeNull() }
+    func encode(_ v: Bool) throws { try claim(); pass.writeBool(v) }
+    func encode(_ v: String) throws { try claim(); pass.writeString(v) }
+    func encode(_ v: Double) throws { try claim(); try pass.writeNumber(v) }
+    func encode(_ v: Float) throws { try claim(); try pass.writeNumber(v) }
+    func encode(_ v: Int) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: Int8) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: Int16) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: Int32) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: Int64) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: UInt) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: UInt8) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: UInt16) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: UInt32) throws { try claim(); pass.writeInteger(v) }
+    func encode(_ v: UInt64) throws { try claim(); pass.writeInteger(v) }
+    func encode<T: Encodable>(_ v: T) throws { try claim(); try pass.write(v, path: codingPath) }
 }
 
-private struct KeyedTreeEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let box: ObjectBox
+private struct KeyedStreamEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    /// The object's serial number in the pass (0: writes give up).
+    let serial: Int
     let codingPath: [any CodingKey]
-    let state: EncodingState
+    let pass: EncodingPass
 
-    private func put(_ key: Key, _ node: EncodedNode) { box.members.append((key.stringValue, node)) }
+    private func begin(_ key: Key) throws { try pass.beginMember(serial, key.stringValue) }
 
-    mutating func encodeNil(forKey key: Key) { put(key, .null) }
-    mutating func encode(_ v: Bool, forKey key: Key) { put(key, .bool(v)) }
-    mutating func encode(_ v: String, forKey key: Key) { put(key, .string(v)) }
-    mutating func encode(_ v: Double, forKey key: Key) throws { put(key, try state.number(v)) }
-    mutating func encode(_ v: Float, forKey key: Key) throws { put(key, try state.number(v)) }
-    mutating func encode(_ v: Int, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: Int8, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: Int16, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: Int32, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: Int64, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: UInt, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: UInt8, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: UInt16, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: UInt32, forKey key: Key) { put(key, .number(String(v))) }
-    mutating func encode(_ v: UInt64, forKey key: Key) { put(key, .number(String(v))) }
+    mutating func encodeNil(forKey key: Key) throws { try begin(key); pass.writeNull() }
+    mutating func encode(_ v: Bool, forKey key: Key) throws { try begin(key); pass.writeBool(v) }
+    mutating func encode(_ v: String, forKey key: Key) throws { try begin(key); pass.writeString(v) }
+    mutating func encode(_ v: Double, forKey key: Key) throws { try begin(key); try pass.writeNumber(v) }
+    mutating func encode(_ v: Float, forKey key: Key) throws { try begin(key); try pass.writeNumber(v) }
+    mutating func encode(_ v: Int, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: Int8, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: Int16, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: Int32, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: Int64, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt8, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt16, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt32, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt64, forKey key: Key) throws { try begin(key); pass.writeInteger(v) }
     mutating func encode<T: Encodable>(_ v: T, forKey key: Key) throws {
-        put(key, try state.encoded(v, path: codingPath + [key]))
+        try begin(key)
+        try pass.write(v, path: codingPath + [key])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        let nested = ObjectBox()
-        put(key, .object(nested))
-        return KeyedEncodingContainer(KeyedTreeEncoder<NestedKey>(box: nested, codingPath: codingPath + [key], state: state))
+        let serial = (try? begin(key)) == nil ? 0 : pass.openContainer(object: true)
+        return KeyedEncodingContainer(KeyedStreamEncoder<NestedKey>(serial: serial, codingPath: codingPath + [key], pass: pass))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = ArrayBox()
-        put(key, .array(nested))
-        return UnkeyedTreeEncoder(box: nested, codingPath: codingPath + [key], state: state)
+        let serial = (try? begin(key)) == nil ? 0 : pass.openContainer(object: false)
+        return UnkeyedStreamEncoder(serial: serial, codingPath: codingPath + [key], pass: pass)
     }
 
     mutating func superEncoder() -> any Encoder {
-        state.unsure = true
-        return TreeEncoder(path: codingPath, state: state)
+        pass.unsure = true
+        return StreamEncoder(pass: pass, path: codingPath)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        state.unsure = true
-        return TreeEncoder(path: codingPath + [key], state: state)
+        pass.unsure = true
+        return StreamEncoder(pass: pass, path: codingPath + [key])
     }
 }
 
@@ -263,49 +399,57 @@ private struct ElementKey: CodingKey {
     init?(intValue: Int) { self.intValue = intValue }
 }
 
-private struct UnkeyedTreeEncoder: UnkeyedEncodingContainer {
-    let box: ArrayBox
+private struct UnkeyedStreamEncoder: UnkeyedEncodingContainer {
+    /// The array's serial number in the pass (0: writes give up).
+    let serial: Int
     let codingPath: [any CodingKey]
-    let state: EncodingState
+    let pass: EncodingPass
+    private(set) var count = 0
 
-    var count: Int { box.elements.count }
+    init(serial: Int, codingPath: [any CodingKey], pass: EncodingPass) {
+        (self.serial, self.codingPath, self.pass) = (serial, codingPath, pass)
+    }
 
-    mutating func encodeNil() { box.elements.append(.null) }
-    mutating func encode(_ v: Bool) { box.elements.append(.bool(v)) }
-    mutating func encode(_ v: String) { box.elements.append(.string(v)) }
-    mutating func encode(_ v: Double) throws { box.elements.append(try state.number(v)) }
-    mutating func encode(_ v: Float) throws { box.elements.append(try state.number(v)) }
-    mutating func encode(_ v: Int) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: Int8) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: Int16) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: Int32) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: Int64) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: UInt) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: UInt8) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: UInt16) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: UInt32) { box.elements.append(.number(String(v))) }
-    mutating func encode(_ v: UInt64) { box.elements.append(.number(String(v))) }
+    private mutating func begin() throws {
+        try pass.beginElement(serial)
+        count += 1
+    }
+
+    mutating func encodeNil() throws { try begin(); pass.writeNull() }
+    mutating func encode(_ v: Bool) throws { try begin(); pass.writeBool(v) }
+    mutating func encode(_ v: String) throws { try begin(); pass.writeString(v) }
+    mutating func encode(_ v: Double) throws { try begin(); try pass.writeNumber(v) }
+    mutating func encode(_ v: Float) throws { try begin(); try pass.writeNumber(v) }
+    mutating func encode(_ v: Int) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: Int8) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: Int16) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: Int32) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: Int64) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt8) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt16) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt32) throws { try begin(); pass.writeInteger(v) }
+    mutating func encode(_ v: UInt64) throws { try begin(); pass.writeInteger(v) }
     mutating func encode<T: Encodable>(_ v: T) throws {
         let key = ElementKey(count)
-        box.elements.append(try state.encoded(v, path: codingPath + [key]))
+        try begin()
+        try pass.write(v, path: codingPath + [key])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let key = ElementKey(count)
-        let nested = ObjectBox()
-        box.elements.append(.object(nested))
-        return KeyedEncodingContainer(KeyedTreeEncoder<NestedKey>(box: nested, codingPath: codingPath + [key], state: state))
+        let serial = (try? begin()) == nil ? 0 : pass.openContainer(object: true)
+        return KeyedEncodingContainer(KeyedStreamEncoder<NestedKey>(serial: serial, codingPath: codingPath + [key], pass: pass))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let key = ElementKey(count)
-        let nested = ArrayBox()
-        box.elements.append(.array(nested))
-        return UnkeyedTreeEncoder(box: nested, codingPath: codingPath + [key], state: state)
+        let serial = (try? begin()) == nil ? 0 : pass.openContainer(object: false)
+        return UnkeyedStreamEncoder(serial: serial, codingPath: codingPath + [key], pass: pass)
     }
 
     mutating func superEncoder() -> any Encoder {
-        state.unsure = true
-        return TreeEncoder(path: codingPath, state: state)
+        pass.unsure = true
+        return StreamEncoder(pass: pass, path: codingPath)
     }
 }
