@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -50,7 +49,7 @@ final class HealthTracker: Sendable {
         state.withLock { s in
             s.stamp = store.stamp()
             if s.stamp != 0 { reload(&s) }
-            s.checkedAt = DispatchTime.now().uptimeNanoseconds
+            s.checkedAt = Self.uptimeNs()
         }
         Self.live.withLock { $0.append(self) }
         if !Self.atExitRegistered.exchange(true, ordering: .relaxed) {
@@ -68,7 +67,7 @@ final class HealthTracker: Sendable {
     func current(_ id: String) -> SkillHealth {
         let file = file(id)
         let raw = state.withLock { s -> SkillHealth? in
-            refreshIfChanged(&s)
+            refreshIfChanged(&s, at: Self.uptimeNs())
             return Self.entry(s.view, id, file)
         }
         return HealthMachine.effective(Self.forFile(raw, file), now: Self.now(), settings: settings)
@@ -77,7 +76,7 @@ final class HealthTracker: Sendable {
     /// `current` of every registered skill.
     func all() -> [String: SkillHealth] {
         let view = state.withLock { s -> [String: SkillHealth] in
-            refreshIfChanged(&s)
+            refreshIfChanged(&s, at: Self.uptimeNs())
             return s.view
         }
         let now = Self.now()
@@ -94,15 +93,16 @@ final class HealthTracker: Sendable {
             // The file that answered, from the call's own binding: no lock and lookup in `fileMap`.
             let file = FileIdentity(skill.file)
             let buffered = state.withLock { s -> Bool in
-                refreshIfChanged(&s)
+                let t = Self.uptimeNs()
+                refreshIfChanged(&s, at: t)
                 guard s.problem == nil, let entry = s.view[id] else { return false }
                 // An entry for this file that is ok stays ok (`effective` only turns degraded into ok).
                 if entry.state != .ok || entry.file != file {
                     guard HealthMachine.effective(Self.forFile(entry, file), now: Self.now(), settings: settings).state == .ok else { return false }
                 }
-                if s.pending.isEmpty { s.pendingSince = DispatchTime.now().uptimeNanoseconds }
+                if s.pending.isEmpty { s.pendingSince = t }
                 s.pending[id, default: 0] += n
-                return DispatchTime.now().uptimeNanoseconds - s.pendingSince < 1_000_000_000
+                return t - s.pendingSince < 1_000_000_000
             }
             if buffered { return }
         }
@@ -139,7 +139,7 @@ final class HealthTracker: Sendable {
             for (id, e) in events { apply(e, id, &view, now) }
             s.view = view
         }
-        s.checkedAt = DispatchTime.now().uptimeNanoseconds
+        s.checkedAt = Self.uptimeNs()
     }
 
     /// Why a call of `skill` must not go ahead, if it must not: its outcome could not be recorded (the
@@ -150,7 +150,7 @@ final class HealthTracker: Sendable {
         // Only a quarantined entry leaves the lock: `effective` never enters quarantine, and `forFile`
         // keeps one only for the same file (or a lost record that names none).
         let (problem, quarantine) = state.withLock { s -> (StateFile.Failure?, SkillHealth?) in
-            refreshIfChanged(&s)
+            refreshIfChanged(&s, at: Self.uptimeNs())
             if s.problem != nil {
                 // Try again: the folder may have room now, or the file may be readable.
                 if s.unrecorded.isEmpty { reload(&s) } else { write(s.unrecorded, &s) }
@@ -174,7 +174,7 @@ final class HealthTracker: Sendable {
     /// between); a failing check is repeated on every call until it passes. The write itself still
     /// fails closed (`problem`) if space runs out inside that window.
     func preflightRecently() -> StateFile.Failure? {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = Self.uptimeNs()
         let last = lastPreflightOK.load(ordering: .relaxed)
         if last != 0 && now &- last < 100_000_000 { return nil }
         let problem = preflight()
@@ -260,9 +260,17 @@ final class HealthTracker: Sendable {
         return entry
     }
 
-    private func refreshIfChanged(_ s: inout State) {
-        let t = DispatchTime.now().uptimeNanoseconds
-        guard t - s.checkedAt >= 250_000_000 else { return }
+    /// Monotonic nanoseconds, to the kernel's tick (a few ms): the clock of this tracker's intervals
+    /// (the file's refresh, the preflight, buffered successes), all of 100 ms or more; it costs a
+    /// fraction of a precise clock's read, and calls read it three times.
+    static func uptimeNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    private func refreshIfChanged(_ s: inout State, at t: UInt64) {
+        guard t &- s.checkedAt >= 250_000_000 else { return }
         s.checkedAt = t
         let stamp = store.stamp()
         if stamp != s.stamp {
