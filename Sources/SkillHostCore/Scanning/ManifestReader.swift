@@ -8,12 +8,13 @@ import SkillLoading
 /// The child loads the descriptors the host opened and checked (`CheckedSkillFile`), handed to it
 /// over a socket (SCM_RIGHTS), never the paths; it checks each against the identity the host recorded first.
 /// One child reads a batch of up to `batchSize` files (one process start for N files), in two passes
-/// (see skillhost-scan's ScanMode.swift for why): it loads every file in order, writing `"status":"loaded"` after
-/// each load (or the file's refusal, which is its answer); a file whose loaded line adds
-/// `"entry":"now"` (an image without Swift) has its entry called and its answer written next; then the
-/// child calls the entries of the other loaded files in order, writing each file's answer. Each step
-/// (one load, one entry) has `deadline` to finish. If the child dies, the step it was on is known from
-/// those lines (see `Progress.current`) and that file alone is
+/// (see skillhost-scan's ScanMode.swift for why): it loads every file in order; a refusal is the file's
+/// answer; an image with Swift gets a `"status":"loaded"` line; an image without Swift has its entry
+/// called at once and its answer written, the entry's start stored in a progress word both processes
+/// map (skh_progress_entry; a child without one writes a loaded line with `"entry":"now"` instead);
+/// then the child calls the entries of the Swift images in order, writing each file's answer. Each
+/// step (one load, one entry) has `deadline` to finish. If the child dies, the step it was on is known
+/// from those lines (see `Progress.current`) and the progress word (see `ScanProcess`), and that file alone is
 /// recorded as crashed (with the signal, the step, and the child's last stderr lines); a new child goes
 /// on with every file still without an answer. A step that overruns the deadline is handled the same
 /// way, as timed out, after the child is killed.
