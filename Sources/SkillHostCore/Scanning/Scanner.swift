@@ -106,11 +106,12 @@ public struct Scanner {
         // (`ManifestReader.Session`), so its start overlaps the host's opens and checks.
         var keys: [String: ScanCache.Key] = [:]
         let memo = PathSafety.Memo()
+        let texts = DeclaredTexts()
         // Each answer is validated as it arrives, while the scan process goes on loading the next files.
         let session = ManifestReader.Session(ManifestReader(scanPath: scanPath, deadline: deadline)) { p, answer in
             let outcome: Result<SkillManifest, Refusal>
             switch answer {
-            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
+            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name, texts: texts)
             case .refused(let r): outcome = .failure(r)
             }
             // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
