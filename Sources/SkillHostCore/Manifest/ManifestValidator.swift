@@ -196,9 +196,10 @@ enum ManifestValidator {
         let inputSchema: JSONSchema
         switch memo?.schema(input, fields, texts.input!) ?? compile(input) {
         case .failure(let error): return bad("input_schema is not a valid JSON Schema: \(error)")
-        case .success(let compiled): inputSchema = compiled
+        case .success(let compiled):
+            inputSchema = compiled.schema
+            guard compiled.isObjectRoot else { return bad("input_schema: expected the root to be {\"type\":\"object\", …}, found \(input["type"].map { $0.serialized } ?? "no type")") }
         }
-        guard inputSchema.isObjectRoot else { return bad("input_schema: expected the root to be {\"type\":\"object\", …}, found \(input["type"].map { $0.serialized } ?? "no type")") }
         var output: JSON?
         switch jsonField("outputSchema", texts.output) {
         case .failure(let p): return .failure(p)
@@ -274,8 +275,19 @@ enum ManifestValidator {
                                        keywords: keywords, examples: examples, feeds: feeds))
     }
 
-    static func compile(_ schema: JSON) -> Result<JSONSchema, JSONSchema.CompileError> {
-        do throws(JSONSchema.CompileError) { return .success(try JSONSchema(schema)) } catch { return .failure(error) }
+    /// A schema compiled, and whether its root is `{"type":"object", …}` (what an input schema must be).
+    struct CompiledSchema {
+        let schema: JSONSchema
+        let isObjectRoot: Bool
+    }
+
+    static func compile(_ schema: JSON) -> Result<CompiledSchema, JSONSchema.CompileError> {
+        do throws(JSONSchema.CompileError) {
+            let compiled = try JSONSchema(schema)
+            return .success(CompiledSchema(schema: compiled, isObjectRoot: compiled.isObjectRoot))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The skh_intent member a scan-report key stands for, so messages use the names in skillhost.h.
@@ -339,7 +351,7 @@ enum ManifestValidator {
 /// and the same refusal. Not thread-safe; one per scan (`Scanner.scan`).
 final class DeclaredTexts {
     private var values: [[UInt8]: Result<JSON, JSONParseError>] = [:]
-    private var schemas: [[UInt8]: Result<JSONSchema, JSONSchema.CompileError>] = [:]
+    private var schemas: [[UInt8]: Result<ManifestValidator.CompiledSchema, JSONSchema.CompileError>] = [:]
 
     /// The value at `range` of `fields` (`AnswerFields.parse`), parsed once per distinct text.
     func value(_ fields: AnswerFields, _ range: Range<Int>) -> Result<JSON, JSONParseError> {
@@ -351,7 +363,7 @@ final class DeclaredTexts {
     }
 
     /// `schema` compiled, once per distinct text at `range` of `fields` (the text `schema` was read from).
-    func schema(_ schema: JSON, _ fields: AnswerFields, _ range: Range<Int>) -> Result<JSONSchema, JSONSchema.CompileError> {
+    func schema(_ schema: JSON, _ fields: AnswerFields, _ range: Range<Int>) -> Result<ManifestValidator.CompiledSchema, JSONSchema.CompileError> {
         let key = Array(fields.bytes[range])
         if let known = schemas[key] { return known }
         let compiled = ManifestValidator.compile(schema)

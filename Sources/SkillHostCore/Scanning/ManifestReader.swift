@@ -110,11 +110,21 @@ struct ManifestReader {
             open = nil
         }
 
+        /// The running processes and their descriptors of the current `step` (kept, not made per poll).
+        private var running: [ScanProcess] = []
+        private var fds: [pollfd] = []
+
         /// One poll of the running processes, then the deadline of each one's current step.
         private func step() {
-            let running = batches.filter(\.running)
-            var fds = running.flatMap(\.pollFDs)
-            let r = poll(&fds, nfds_t(fds.count), running.map(\.msLeft).min() ?? 0)
+            running.removeAll(keepingCapacity: true)
+            fds.removeAll(keepingCapacity: true)
+            var timeout = Int32.max
+            for b in batches where b.running {
+                running.append(b)
+                b.appendPollFDs(to: &fds)
+                timeout = min(timeout, b.msLeft)
+            }
+            let r = poll(&fds, nfds_t(fds.count), running.isEmpty ? 0 : timeout)
             if r < 0 && errno == EINTR { return }
             if r > 0 {
                 for (k, b) in running.enumerated() where fds[2 * k].revents != 0 || fds[2 * k + 1].revents != 0 {

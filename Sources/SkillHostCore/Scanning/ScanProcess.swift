@@ -80,13 +80,13 @@ final class ScanProcess {
     /// True while a sealed process is reading files of this batch.
     var running: Bool { child != nil && socket < 0 }
 
-    /// The descriptors to poll: the result pipe, then stderr (empty once the batch is done). Once
+    /// Appends the descriptors to poll: the result pipe, then stderr (none once the batch is done). Once
     /// stderr has ended (a skill's initializer may close fd 2) it is not polled (-1): its hangup would
     /// end every poll at once, and the host would spin on it while the process loads.
-    var pollFDs: [pollfd] {
-        guard let child else { return [] }
-        return [pollfd(fd: child.resultFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child.stderrEnded ? -1 : child.stderrFD, events: Int16(POLLIN), revents: 0)]
+    func appendPollFDs(to fds: inout [pollfd]) {
+        guard let child else { return }
+        fds.append(pollfd(fd: child.resultFD, events: Int16(POLLIN), revents: 0))
+        fds.append(pollfd(fd: child.stderrEnded ? -1 : child.stderrFD, events: Int16(POLLIN), revents: 0))
     }
 
     /// The step the process is on: `progress.current`, except that the file it says is loading is in

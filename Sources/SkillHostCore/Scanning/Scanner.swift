@@ -132,6 +132,7 @@ public struct Scanner {
             let folderProblem = PathSafety.folderChainProblem(abs, memo: memo)
             report.folders.append(FolderReport(path: abs, exists: true, problem: folderProblem?.message, hint: folderProblem?.hint))
             let (names, badNames) = Self.candidates(in: abs)
+            cache.reserve(names.count)
             // The folder's plain files are opened through it: where each one really is follows from
             // where the folder is (read once), not from a readlink per file.
             let opened = folderProblem == nil ? OpenedFolder.open(abs) : nil
