@@ -140,6 +140,11 @@ struct ManifestReader {
     /// without building a JSON tree (one such line per file); nil for anything else, which is then
     /// parsed as JSON and judged like any other line.
     static func loadedMark(_ line: [UInt8], path: String) -> Bool? {
+        // An answer (most lines: an image without Swift is answered with no loaded line before it)
+        // ends otherwise: it is told apart by its last bytes, before the path is escaped to compare.
+        let ending = #","status":"loaded"}"#.utf8, endingNow = #","status":"loaded","entry":"now"}"#.utf8
+        guard line.count > ending.count, line.last == UInt8(ascii: "}"),
+              line.suffix(ending.count).elementsEqual(ending) || line.suffix(endingNow.count).elementsEqual(endingNow) else { return nil }
         var expected: [UInt8] = Array(#"{"file":"#.utf8)
         expected.reserveCapacity(path.utf8.count + 48)
         JSON.writeString(path, to: &expected)
