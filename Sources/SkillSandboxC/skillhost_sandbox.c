@@ -7,6 +7,9 @@
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <errno.h>
 #include <string.h>
@@ -131,4 +134,46 @@ ssize_t skh_recv_fds(int sock, int *fds, int *count, int *truncated, void *data,
         *truncated = 1;
     }
     return n;
+}
+
+int skh_progress_create(uint64_t **word) {
+    *word = NULL;
+    int fd = memfd_create("skillhost-scan-progress", MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    long page = sysconf(_SC_PAGESIZE);
+    if (ftruncate(fd, page) != 0) { int e = errno; close(fd); errno = e; return -1; }
+    void *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) { int e = errno; close(fd); errno = e; return -1; }
+    *word = p;
+    return fd;
+}
+
+uint64_t *skh_progress_map(int fd) {
+    struct stat st;
+    long page = sysconf(_SC_PAGESIZE);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != page) return NULL;
+    void *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void skh_progress_unmap(uint64_t *word) {
+    if (word) munmap(word, (size_t)sysconf(_SC_PAGESIZE));
+}
+
+uint64_t skh_progress_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void skh_progress_entry(uint64_t *word, uint32_t index) {
+    __atomic_store_n(word, (skh_progress_now() << 16) | ((uint64_t)(index + 1) & 0xffff), __ATOMIC_RELEASE);
+}
+
+void skh_progress_reset(uint64_t *word) {
+    __atomic_store_n(word, 0, __ATOMIC_RELEASE);
+}
+
+uint64_t skh_progress_load(const uint64_t *word) {
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }

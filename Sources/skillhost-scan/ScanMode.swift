@@ -16,9 +16,12 @@
 // called right after its load, so its answer reaches the host while the next files load and the host
 // validates it in parallel (200 C copies: the host's validation no longer waits for the last load).
 //
-// Which file and step a crash or a hang belongs to stays exact: after each load the process writes
-// `{"file":…,"status":"loaded"}` — with `"entry":"now"` when that file's entry is called next — so the
-// host knows which step of which file was running when the process died or stalled (see ManifestReader).
+// Which file and step a crash or a hang belongs to stays exact: after loading an image with Swift the
+// process writes `{"file":…,"status":"loaded"}`; before calling the entry of an image without Swift,
+// right after its load, it stores that step in the progress word the host handed over (fd 5, see
+// skh_progress_entry), so such a file costs one write (its answer), not two. Without a progress word
+// it writes the loaded line with `"entry":"now"` instead. Either way the host knows which step of
+// which file was running when the process died or stalled (see ManifestReader).
 import Glibc
 import SkillABI
 import SkillLoading
@@ -79,10 +82,11 @@ extension Line {
         if start < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
     }
 
-    func emit() {
-        var out = bytes
-        out.append(0x0a)
-        out.withUnsafeBytes { buf in
+    /// Writes the line and its newline to the result pipe in one write (the line is ended in place,
+    /// not copied); the line is spent.
+    mutating func emit() {
+        bytes.append(0x0a)
+        bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
                 let n = write(resultFD, buf.baseAddress! + off, buf.count - off)
@@ -284,33 +288,49 @@ func receiveFiles() -> [(text: String, spec: (fd: Int32, identity: DescriptorIde
 }
 
 /// `skillhost-scan -` (the files: see `receiveFiles`): pass one loads every file in order (a refusal is
-/// that file's answer line, a load a `loaded` line; an image without Swift is answered right after its
-/// `loaded` line), pass two answers for every Swift image loaded, in order; then exit 0.
+/// that file's answer line; an image with Swift gets a `loaded` line; an image without Swift has its
+/// entry called at once, the step stored in the progress word — or, without one, announced by a
+/// `loaded` line with `"entry":"now"` — and is answered), pass two answers for every Swift image
+/// loaded, in order; then exit 0.
+/// The progress word the host handed over as fd 5 (see skh_progress_entry); nil without one.
+let progressFD: Int32 = 5
+
 func runScanMode(_ args: ArraySlice<String>) -> Never {
     guard args.elementsEqual(["-"]) else {
         _ = "usage: skillhost-scan -\n(the files come over fd 4; started by skillhost, not by hand)\n".withCString { write(2, $0, strlen($0)) }
         exit(2)
     }
     // The files (descriptor, identity, and the path that names the file and is what the sandbox allows).
+    let progress = skh_progress_map(progressFD)
     let pairs = receiveFiles()
     Sandbox.applyForScan(files: pairs.map { ($0.path, $0.spec?.fd) })
     var loaded: [(path: String, handle: UnsafeMutableRawPointer)] = []
     loaded.reserveCapacity(pairs.count)
-    for (text, spec, path) in pairs {
+    for (index, (text, spec, path)) in pairs.enumerated() {
         switch load(path, spec: spec, text: text) {
-        case .failure(let e): refusedLine(path, e).emit()
+        case .failure(let e):
+            var line = refusedLine(path, e)
+            line.emit()
         case .success(let handle):
             if carriesSwift(handle) {
                 loaded.append((path, handle))
-                loadedLine(path, entryNow: false).emit()
+                var line = loadedLine(path, entryNow: false)
+                line.emit()
             } else {
-                loadedLine(path, entryNow: true).emit()
-                manifest(of: path, handle: handle).emit()
+                if let progress {
+                    skh_progress_entry(progress, UInt32(index))
+                } else {
+                    var line = loadedLine(path, entryNow: true)
+                    line.emit()
+                }
+                var answer = manifest(of: path, handle: handle)
+                answer.emit()
             }
         }
     }
     for (path, handle) in loaded {
-        manifest(of: path, handle: handle).emit()
+        var answer = manifest(of: path, handle: handle)
+        answer.emit()
     }
     exit(0)
 }

@@ -205,6 +205,22 @@ final class ScanRefusalTests: EndToEndTestCase {
         XCTAssertEqual((slow as? [String: Any])?["sleptMs"] as? Int, 1)
     }
 
+    /// An image without Swift has its entry called right after its load, with no line to the host in
+    /// between (skillhost-scan stores the step in the progress word): an entry that never returns is
+    /// timed out as the entry's hang, not the load's, and the files after it are read.
+    func testEntryThatHangsRightAfterItsLoadIsRefusedNamingTheEntry() throws {
+        try addSkill("echo_c.so")
+        let hang = try addSkill("entry_hang.so")
+        try addSkill("slow.so")
+        let list = try listAll(["--scan-timeout", "500"])
+        XCTAssertLessThan(list.result.elapsed, 3.0, list.result.summary)
+        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }), ["test.fixture.echo", "test.fixture.slow"], list.result.summary)
+        let r = try XCTUnwrap(list.refused.first("file", hang), list.result.summary)
+        XCTAssertEqual(r["reason"] as? String, "timed_out", "\(r)")
+        let m = r["message"] as? String ?? ""
+        XCTAssertTrue(m.contains("did not return from skillhost_entry") && m.contains("entry function hangs"), "names the entry: \(m)")
+    }
+
     /// The scan process loads every file first, then calls the entries (skillhost-scan's ScanMode.swift): a crash in
     /// a static initializer (pass one) and a crash in skillhost_entry (pass two) are each blamed on their
     /// own file, naming the step, and the files loaded before and after them still register.

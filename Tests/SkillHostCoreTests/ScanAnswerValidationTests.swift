@@ -76,6 +76,35 @@ final class ScanAnswerValidationTests: XCTestCase {
         }
     }
 
+    /// A scan reads each distinct JSON text once (`DeclaredTexts`): a text read again — in the same
+    /// file, another file, or in another field — gives the same manifest and the same refusal, word for
+    /// word, as reading every text afresh.
+    func testATextReadAgainFromTheScansTextsReadsAsIfReadAfresh() throws {
+        func validate(_ text: String, _ texts: DeclaredTexts?) -> Result<SkillManifest, Refusal> {
+            ManifestValidator.validate(report: ScanAnswer(Array(text.utf8))!, file: "/x/a.so", hostToolchain: "swift-6.3", texts: texts)
+        }
+        let schema = #"{"type":"object","properties":{"n":{"type":"integer"}}}"#
+        let good: [(String, String)] = [("inputSchema", schema), ("outputSchema", schema),
+                                        ("examples", #"[{"lang":"en","text":"x","input":{"n":1}}]"#)]
+        let refused: [[(String, String)]] = [
+            [("inputSchema", #"{"type":"objekt"}"#)],
+            [("inputSchema", #"{"type":"string"}"#)],
+            [("inputSchema", schema), ("outputSchema", #"{"properties":[]}"#)],
+            [("inputSchema", schema), ("examples", #"[{"lang":"en","text":"x","input":{"n":"one"}}]"#)],
+            [("inputSchema", schema), ("keywords", #"{"en":[1]}"#)],
+        ]
+        let texts = DeclaredTexts()
+        for raw in [true, false] {
+            let fresh = try validate(line(intent(good, raw: raw)), nil).get()
+            for _ in 0..<2 { XCTAssertEqual(try validate(line(intent(good, raw: raw)), texts).get(), fresh) }
+            for fields in refused {
+                let expected = message(validate(line(intent(fields, raw: raw)), nil))
+                XCTAssertNotNil(expected, "\(fields) must be refused")
+                for _ in 0..<2 { XCTAssertEqual(message(validate(line(intent(fields, raw: raw)), texts)), expected, "\(fields)") }
+            }
+        }
+    }
+
     /// Only strings (text), objects and arrays (values) are JSON-text fields; any other value, and the
     /// scan process's marker for bytes that are not UTF-8, is refused as it always was; a null input
     /// schema and text that is not JSON are named as they always were.

@@ -54,5 +54,9 @@ final class LoadedLineTests: XCTestCase {
         XCTAssertNil(ManifestReader.loadedMark(Array(#"{"file":"/skills/a \"b\".so","status":"loaded","entry":"later"}"#.utf8), path: path))
         XCTAssertNil(ManifestReader.loadedMark(Array(#"{"file":"/skills/a \"b\".so","status":"loaded"}x"#.utf8), path: path), "trailing bytes")
         XCTAssertNil(ManifestReader.loadedMark(Array(#"{"file":"/skills/a \"b\".so","status":"ok","skill":{}}"#.utf8), path: path), "an answer")
+        XCTAssertEqual(ManifestReader.loadedMark(Array(#"{"file":"a","status":"loaded"}"#.utf8), path: "a"), false, "a short path")
+        XCTAssertEqual(ManifestReader.loadedMark(Array(#"{"file":"","status":"loaded","entry":"now"}"#.utf8), path: ""), true, "an empty path")
+        XCTAssertNil(ManifestReader.loadedMark(Array(#"{"file":"/skills/a \"b\".so","status":"refused","message":"x\",\"status\":\"loaded\"}"}"#.utf8), path: path),
+                     "an answer whose last bytes look like a loaded line's")
     }
 }

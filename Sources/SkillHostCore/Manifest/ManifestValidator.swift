@@ -16,11 +16,13 @@ enum ManifestValidator {
         Refusal(file: file, reason: .loadFailed, message: "the scan process answered something unreadable for \"\(file)\"")
     }
 
-    static func validate(report answer: ScanAnswer, file: String, hostToolchain: String) -> Result<SkillManifest, Refusal> {
-        answer.read { validate(&$0, file: file, hostToolchain: hostToolchain) }
+    /// `texts`: the JSON texts already read in this scan, so that a text many files declare (copies of
+    /// one skill, a shared schema) is parsed and compiled once; nil reads every text afresh.
+    static func validate(report answer: ScanAnswer, file: String, hostToolchain: String, texts: DeclaredTexts? = nil) -> Result<SkillManifest, Refusal> {
+        answer.read { validate(&$0, file: file, hostToolchain: hostToolchain, texts: texts) }
     }
 
-    private static func validate(_ report: inout AnswerFields, file: String, hostToolchain: String) -> Result<SkillManifest, Refusal> {
+    private static func validate(_ report: inout AnswerFields, file: String, hostToolchain: String, texts: DeclaredTexts?) -> Result<SkillManifest, Refusal> {
         func refuse(_ r: Refusal.Reason, _ m: String, _ h: String? = nil) -> Result<SkillManifest, Refusal> {
             .failure(Refusal(file: file, reason: r, message: m, hint: h))
         }
@@ -89,7 +91,7 @@ enum ManifestValidator {
         intents.reserveCapacity(rawIntents.count)
         for (index, ri) in rawIntents.enumerated() {
             var fields = s.object(at: ri)
-            switch intent(&fields, index: index) {
+            switch intent(&fields, index: index, texts: texts) {
             case .success(let i):
                 if let earlier = intents.firstIndex(where: { $0.name == i.name && $0.version == i.version }) {
                     return refuse(.badManifest, "bad manifest in \"\(file)\" (skill \"\(id)\"): intent \"\(i.name)\" version \(i.version) is declared twice (intents[\(earlier)] and intents[\(index)]); expected each name and version once",
@@ -142,8 +144,8 @@ enum ManifestValidator {
         return .success(p)
     }
 
-    /// One intent of the answer (`j`: its fields; `index`: its place in `intents`).
-    static func intent(_ j: inout AnswerFields, index: Int) -> Result<IntentManifest, Problem> {
+    /// One intent of the answer (`j`: its fields; `index`: its place in `intents`; `texts`: see `validate`).
+    static func intent(_ j: inout AnswerFields, index: Int, texts memo: DeclaredTexts? = nil) -> Result<IntentManifest, Problem> {
         // Read in the order the scan process writes (each lookup then costs one compare).
         let flagBits = j.int("flags") ?? 0
         let nameText = j.string("name")
@@ -173,7 +175,7 @@ enum ManifestValidator {
             case UInt8(ascii: "n"): return .success(nil)
             case UInt8(ascii: "\""): text = JSONScan.string(fields.bytes, range) ?? ""
             case UInt8(ascii: "["), UInt8(ascii: "{"):
-                switch fields.parse(range) {
+                switch memo?.value(fields, range) ?? fields.parse(range) {
                 case .failure(let error): return .failure(Problem(description: "\(label): field \"\(cName(key))\" is not valid JSON: \(error)"))
                 case .success(.object(let o)) where o.count == 1 && o.members[0].key == "invalidUTF8" && o.members[0].value == .bool(true):
                     return .failure(Problem(description: "\(label): field \"\(cName(key))\": expected JSON text"))
@@ -192,15 +194,19 @@ enum ManifestValidator {
         case .success(let v?): input = v
         }
         let inputSchema: JSONSchema
-        do { inputSchema = try JSONSchema(input) } catch { return bad("input_schema is not a valid JSON Schema: \(error)") }
-        guard inputSchema.isObjectRoot else { return bad("input_schema: expected the root to be {\"type\":\"object\", …}, found \(input["type"].map { $0.serialized } ?? "no type")") }
+        switch memo?.schema(input, fields, texts.input!) ?? compile(input) {
+        case .failure(let error): return bad("input_schema is not a valid JSON Schema: \(error)")
+        case .success(let compiled):
+            inputSchema = compiled.schema
+            guard compiled.isObjectRoot else { return bad("input_schema: expected the root to be {\"type\":\"object\", …}, found \(input["type"].map { $0.serialized } ?? "no type")") }
+        }
         var output: JSON?
         switch jsonField("outputSchema", texts.output) {
         case .failure(let p): return .failure(p)
         case .success(let v): output = v
         }
-        if let output {
-            do { _ = try JSONSchema(output) } catch { return bad("output_schema is not a valid JSON Schema: \(error)") }
+        if let output, case .failure(let error) = memo?.schema(output, fields, texts.output!) ?? compile(output) {
+            return bad("output_schema is not a valid JSON Schema: \(error)")
         }
         var keywords: [String: [String]] = [:]
         switch jsonField("keywords", moreTexts.keywords) {
@@ -269,6 +275,21 @@ enum ManifestValidator {
                                        keywords: keywords, examples: examples, feeds: feeds))
     }
 
+    /// A schema compiled, and whether its root is `{"type":"object", …}` (what an input schema must be).
+    struct CompiledSchema {
+        let schema: JSONSchema
+        let isObjectRoot: Bool
+    }
+
+    static func compile(_ schema: JSON) -> Result<CompiledSchema, JSONSchema.CompileError> {
+        do throws(JSONSchema.CompileError) {
+            let compiled = try JSONSchema(schema)
+            return .success(CompiledSchema(schema: compiled, isObjectRoot: compiled.isObjectRoot))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The skh_intent member a scan-report key stands for, so messages use the names in skillhost.h.
     static func cName(_ key: String) -> String {
         ["inputSchema": "input_schema", "outputSchema": "output_schema"][key] ?? key
@@ -320,5 +341,33 @@ enum ManifestValidator {
     /// One lowercase word: `[a-z0-9-]+`.
     static func isWord(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.allSatisfy { isLower($0) || isDigit($0) || $0 == 0x2d }
+    }
+}
+
+/// The JSON texts (schemas, keywords, examples, feeds) one scan has read, by their bytes in the scan
+/// answers: each value as parsed and each schema as compiled. Copies of one skill, or skills that share
+/// a schema, declare the same texts; each distinct text is parsed and compiled once per scan instead
+/// of once per file. What is read for a text depends only on its bytes, so a repeat gets the same value
+/// and the same refusal. Not thread-safe; one per scan (`Scanner.scan`).
+final class DeclaredTexts {
+    private var values: [[UInt8]: Result<JSON, JSONParseError>] = [:]
+    private var schemas: [[UInt8]: Result<ManifestValidator.CompiledSchema, JSONSchema.CompileError>] = [:]
+
+    /// The value at `range` of `fields` (`AnswerFields.parse`), parsed once per distinct text.
+    func value(_ fields: AnswerFields, _ range: Range<Int>) -> Result<JSON, JSONParseError> {
+        let key = Array(fields.bytes[range])
+        if let known = values[key] { return known }
+        let parsed = fields.parse(range)
+        values[key] = parsed
+        return parsed
+    }
+
+    /// `schema` compiled, once per distinct text at `range` of `fields` (the text `schema` was read from).
+    func schema(_ schema: JSON, _ fields: AnswerFields, _ range: Range<Int>) -> Result<ManifestValidator.CompiledSchema, JSONSchema.CompileError> {
+        let key = Array(fields.bytes[range])
+        if let known = schemas[key] { return known }
+        let compiled = ManifestValidator.compile(schema)
+        schemas[key] = compiled
+        return compiled
     }
 }

@@ -8,12 +8,13 @@ import SkillLoading
 /// The child loads the descriptors the host opened and checked (`CheckedSkillFile`), handed to it
 /// over a socket (SCM_RIGHTS), never the paths; it checks each against the identity the host recorded first.
 /// One child reads a batch of up to `batchSize` files (one process start for N files), in two passes
-/// (see skillhost-scan's ScanMode.swift for why): it loads every file in order, writing `"status":"loaded"` after
-/// each load (or the file's refusal, which is its answer); a file whose loaded line adds
-/// `"entry":"now"` (an image without Swift) has its entry called and its answer written next; then the
-/// child calls the entries of the other loaded files in order, writing each file's answer. Each step
-/// (one load, one entry) has `deadline` to finish. If the child dies, the step it was on is known from
-/// those lines (see `Progress.current`) and that file alone is
+/// (see skillhost-scan's ScanMode.swift for why): it loads every file in order; a refusal is the file's
+/// answer; an image with Swift gets a `"status":"loaded"` line; an image without Swift has its entry
+/// called at once and its answer written, the entry's start stored in a progress word both processes
+/// map (skh_progress_entry; a child without one writes a loaded line with `"entry":"now"` instead);
+/// then the child calls the entries of the Swift images in order, writing each file's answer. Each
+/// step (one load, one entry) has `deadline` to finish. If the child dies, the step it was on is known
+/// from those lines (see `Progress.current`) and the progress word (see `ScanProcess`), and that file alone is
 /// recorded as crashed (with the signal, the step, and the child's last stderr lines); a new child goes
 /// on with every file still without an answer. A step that overruns the deadline is handled the same
 /// way, as timed out, after the child is killed.
@@ -109,11 +110,21 @@ struct ManifestReader {
             open = nil
         }
 
+        /// The running processes and their descriptors of the current `step` (kept, not made per poll).
+        private var running: [ScanProcess] = []
+        private var fds: [pollfd] = []
+
         /// One poll of the running processes, then the deadline of each one's current step.
         private func step() {
-            let running = batches.filter(\.running)
-            var fds = running.flatMap(\.pollFDs)
-            let r = poll(&fds, nfds_t(fds.count), running.map(\.msLeft).min() ?? 0)
+            running.removeAll(keepingCapacity: true)
+            fds.removeAll(keepingCapacity: true)
+            var timeout = Int32.max
+            for b in batches where b.running {
+                running.append(b)
+                b.appendPollFDs(to: &fds)
+                timeout = min(timeout, b.msLeft)
+            }
+            let r = poll(&fds, nfds_t(fds.count), running.isEmpty ? 0 : timeout)
             if r < 0 && errno == EINTR { return }
             if r > 0 {
                 for (k, b) in running.enumerated() where fds[2 * k].revents != 0 || fds[2 * k + 1].revents != 0 {
@@ -129,6 +140,11 @@ struct ManifestReader {
     /// without building a JSON tree (one such line per file); nil for anything else, which is then
     /// parsed as JSON and judged like any other line.
     static func loadedMark(_ line: [UInt8], path: String) -> Bool? {
+        // An answer (most lines: an image without Swift is answered with no loaded line before it)
+        // ends otherwise: it is told apart by its last bytes, before the path is escaped to compare.
+        let ending = #","status":"loaded"}"#.utf8, endingNow = #","status":"loaded","entry":"now"}"#.utf8
+        guard line.count > ending.count, line.last == UInt8(ascii: "}"),
+              line.suffix(ending.count).elementsEqual(ending) || line.suffix(endingNow.count).elementsEqual(endingNow) else { return nil }
         var expected: [UInt8] = Array(#"{"file":"#.utf8)
         expected.reserveCapacity(path.utf8.count + 48)
         JSON.writeString(path, to: &expected)

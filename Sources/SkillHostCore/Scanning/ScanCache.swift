@@ -105,6 +105,12 @@ struct ScanCache {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    /// Room for `count` entries at once (a folder's files, before they are stored one by one), so a
+    /// cold scan does not grow the table step by step; nothing when there is room already.
+    mutating func reserve(_ count: Int) {
+        if entries.capacity < count { entries.reserveCapacity(count) }
+    }
+
     func lookup(_ file: String, _ key: Key) -> Entry? {
         guard let e = entries[file], e.key == key else { return nil }
         return e

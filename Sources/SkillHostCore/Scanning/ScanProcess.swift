@@ -7,8 +7,9 @@ import SkillSandboxC
 /// the scan process, started before its files are known so that its own start overlaps the host's
 /// opens and checks; the files, handed over on a socket as they are checked (`hand`: each file's
 /// descriptor and identity, SCM_RIGHTS, up to `SKH_MAX_FDS_PER_MESSAGE` files per message); where
-/// the process is (`ManifestReader.Progress`); and the replacement process it starts for the files
-/// still without an answer after a crash or a timeout. Driven by `ManifestReader.Session`, which
+/// the process is (`ManifestReader.Progress`, from its lines, and the progress word for the entry it
+/// calls right after a load, see `step`); and the replacement process it starts for the files still
+/// without an answer after a crash or a timeout. Driven by `ManifestReader.Session`, which
 /// polls it once it is sealed (no more files). Not thread-safe.
 final class ScanProcess {
     private let scanPath: String
@@ -29,12 +30,22 @@ final class ScanProcess {
     /// Processes that answered every file: their exit (unmapping every image they loaded) is waited
     /// for in `reap()`, after the host has done its own work on the answers, not before.
     private var answeredAll: [ChildProcess] = []
+    /// The progress word (skh_progress_entry) every process of this batch gets as its fd 5, and its
+    /// memfd; nil and -1 when it could not be made (the process then writes a loaded line instead).
+    private var progressWord: UnsafeMutablePointer<UInt64>?
+    private var progressFD: Int32 = -1
 
     /// Starts a scan process that waits for its files.
     init(scanPath: String, deadline: Duration) {
         self.scanPath = scanPath
         self.deadline = deadline
+        progressFD = skh_progress_create(&progressWord)
         spawn()
+    }
+
+    deinit {
+        skh_progress_unmap(progressWord)
+        if progressFD >= 0 { close(progressFD) }
     }
 
     /// How many files were handed over.
@@ -69,18 +80,31 @@ final class ScanProcess {
     /// True while a sealed process is reading files of this batch.
     var running: Bool { child != nil && socket < 0 }
 
-    /// The descriptors to poll: the result pipe, then stderr (empty once the batch is done). Once
+    /// Appends the descriptors to poll: the result pipe, then stderr (none once the batch is done). Once
     /// stderr has ended (a skill's initializer may close fd 2) it is not polled (-1): its hangup would
     /// end every poll at once, and the host would spin on it while the process loads.
-    var pollFDs: [pollfd] {
-        guard let child else { return [] }
-        return [pollfd(fd: child.resultFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: child.stderrEnded ? -1 : child.stderrFD, events: Int16(POLLIN), revents: 0)]
+    func appendPollFDs(to fds: inout [pollfd]) {
+        guard let child else { return }
+        fds.append(pollfd(fd: child.resultFD, events: Int16(POLLIN), revents: 0))
+        fds.append(pollfd(fd: child.stderrEnded ? -1 : child.stderrFD, events: Int16(POLLIN), revents: 0))
+    }
+
+    /// The step the process is on: `progress.current`, except that the file it says is loading is in
+    /// its entry when the progress word says so (an image without Swift, whose entry is called right
+    /// after its load with no line between), since the word's time.
+    private var step: (path: String, loading: Bool, since: ContinuousClock.Instant)? {
+        guard let (index, path, loading) = progress.current else { return nil }
+        guard loading, let word = progressWord else { return (path, loading, stepStart) }
+        let value = skh_progress_load(word)
+        guard Int(value & 0xffff) == index + 1 else { return (path, true, stepStart) }
+        let ago = skh_progress_now() &- (value >> 16)
+        let since = ContinuousClock.now - .microseconds(ago > UInt64(Int64.max) ? 0 : Int64(ago))
+        return (path, false, max(since, stepStart))
     }
 
     /// Milliseconds until the current step's deadline (0 when it has passed).
     var msLeft: Int32 {
-        let remaining = deadline - (ContinuousClock.now - stepStart)
+        let remaining = deadline - (ContinuousClock.now - (step?.since ?? stepStart))
         let ms = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
         return Int32(clamping: max(0, ms))
     }
@@ -126,8 +150,9 @@ final class ScanProcess {
             return
         }
         defer { close(fds[1]) }
+        if let word = progressWord { skh_progress_reset(word) }
         do {
-            child = try ChildProcess(executable: scanPath, arguments: ["-"], passing: [fds[1]])
+            child = try ChildProcess(executable: scanPath, arguments: ["-"], passing: progressFD >= 0 ? [fds[1], progressFD] : [fds[1]])
             socket = fds[0]
             startFailure = nil
         } catch {
@@ -222,28 +247,28 @@ final class ScanProcess {
     private func ended(_ deliver: (String, ManifestReader.Outcome) -> Void) {
         guard let child else { return }
         let status = child.wait()
-        if let (_, f, loading) = progress.current {
+        if let (f, loading, _) = step {
             progress.answer()
             let tail = child.lastStderrLines()
-            let step = loading ? "while loading (its static initializers)" : "in skillhost_entry (after its static initializers had run)"
+            let during = loading ? "while loading (its static initializers)" : "in skillhost_entry (after its static initializers had run)"
             deliver(f, .refused(Refusal(
                 file: f, reason: .crashedDuringScan,
-                message: "\"\(f)\" crashed \(step): the scan process was \(waitStatusDescription(status))" + (tail.isEmpty ? "" : "; it last wrote: \(tail)"),
+                message: "\"\(f)\" crashed \(during): the scan process was \(waitStatusDescription(status))" + (tail.isEmpty ? "" : "; it last wrote: \(tail)"),
                 hint: "fix the skill's \(loading ? "static initializers" : "skillhost_entry"); to see where it crashes, load it under a debugger: gdb --args python3 -c 'import ctypes; ctypes.CDLL(\"\(f)\")\(loading ? "" : ".skillhost_entry()")'")))
         }
         next(deliver)
     }
 
     private func timedOut(_ deliver: (String, ManifestReader.Outcome) -> Void) {
-        guard let child, let (_, f, loading) = progress.current else { return }
+        guard let child, let (f, loading, _) = step else { return }
         progress.answer()
         child.signal(SIGKILL)
         child.wait()
         let secs = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-        let step = loading ? "finish loading" : "return from skillhost_entry"
+        let what = loading ? "finish loading" : "return from skillhost_entry"
         deliver(f, .refused(Refusal(
             file: f, reason: .timedOut,
-            message: "\"\(f)\" did not \(step) within \(TimeText.oneDecimal(secs)) s while its manifest was read (its \(loading ? "initializer hangs" : "entry function hangs") or is very slow)",
+            message: "\"\(f)\" did not \(what) within \(TimeText.oneDecimal(secs)) s while its manifest was read (its \(loading ? "initializer hangs" : "entry function hangs") or is very slow)",
             hint: "fix the skill's \(loading ? "static initializers" : "skillhost_entry"); on a slow machine raise the deadline with --scan-timeout MS and `touch` the file to have it read again")))
         next(deliver)
     }

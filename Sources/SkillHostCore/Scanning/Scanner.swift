@@ -106,11 +106,12 @@ public struct Scanner {
         // (`ManifestReader.Session`), so its start overlaps the host's opens and checks.
         var keys: [String: ScanCache.Key] = [:]
         let memo = PathSafety.Memo()
+        let texts = DeclaredTexts()
         // Each answer is validated as it arrives, while the scan process goes on loading the next files.
         let session = ManifestReader.Session(ManifestReader(scanPath: scanPath, deadline: deadline)) { p, answer in
             let outcome: Result<SkillManifest, Refusal>
             switch answer {
-            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name)
+            case .report(let j): outcome = ManifestValidator.validate(report: j, file: p, hostToolchain: HostToolchain.name, texts: texts)
             case .refused(let r): outcome = .failure(r)
             }
             // Every outcome is cached, timeouts too: otherwise one hanging skill would cost every
@@ -131,6 +132,7 @@ public struct Scanner {
             let folderProblem = PathSafety.folderChainProblem(abs, memo: memo)
             report.folders.append(FolderReport(path: abs, exists: true, problem: folderProblem?.message, hint: folderProblem?.hint))
             let (names, badNames) = Self.candidates(in: abs)
+            cache.reserve(names.count)
             // The folder's plain files are opened through it: where each one really is follows from
             // where the folder is (read once), not from a readlink per file.
             let opened = folderProblem == nil ? OpenedFolder.open(abs) : nil

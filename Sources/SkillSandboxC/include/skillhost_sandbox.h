@@ -93,4 +93,35 @@ ssize_t skh_send_fds(int sock, const int *fds, int count, const void *data, size
  * carried is then closed (`*count` 0); the bytes that fit are in `data`. */
 ssize_t skh_recv_fds(int sock, int *fds, int *count, int *truncated, void *data, size_t capacity);
 
+/* The scan process's progress word: one 64-bit word in a page that the host and skillhost-scan both
+ * map from one memfd (the host's ScanProcess makes it and hands it over as the scan process's fd 5).
+ * Before skillhost-scan calls the entry of a file it has just loaded (an image without Swift), it
+ * stores `skh_progress_entry`: the file's place in its batch + 1 in the low 16 bits, the
+ * CLOCK_MONOTONIC microsecond the entry started above them (0: no entry yet). The host reads it when
+ * the process dies or a step overruns its deadline, to tell a crash or hang in that entry from one in
+ * the load before it, without a line on the result pipe per step. */
+
+/* Makes the word: a close-on-exec memfd of one page, mapped shared into `*word`. Returns the memfd, or
+ * -1 (errno set, `*word` NULL). The caller unmaps the page (`skh_progress_unmap`) and closes the fd. */
+int skh_progress_create(uint64_t **word);
+
+/* The word the host handed over as descriptor `fd`, mapped shared; NULL when `fd` is not such a memfd
+ * (not open, not a page long, cannot be mapped). */
+uint64_t *skh_progress_map(int fd);
+
+/* Unmaps a page `skh_progress_create` or `skh_progress_map` mapped. */
+void skh_progress_unmap(uint64_t *word);
+
+/* skillhost-scan: the entry of the file at `index` of its batch starts now. */
+void skh_progress_entry(uint64_t *word, uint32_t index);
+
+/* The host: no entry yet (before a process starts on the word). */
+void skh_progress_reset(uint64_t *word);
+
+/* The host: the word's current value (an atomic load). */
+uint64_t skh_progress_load(const uint64_t *word);
+
+/* The host: CLOCK_MONOTONIC now, in microseconds (the word's time base). */
+uint64_t skh_progress_now(void);
+
 #endif
