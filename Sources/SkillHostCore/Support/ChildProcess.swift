@@ -7,8 +7,9 @@ import SkillWire
 ///
 /// The scan-process layout (`init`): stdin from /dev/null, stdout to /dev/null (a skill's noise must
 /// never reach the host's stdout), stderr into a pipe the parent drains (the last lines name what went
-/// wrong), fd 3 the write end of a result pipe, and the checked skill files from fd 4 on. The owner must call `wait()` (or `kill` then
-/// `wait()`) so that no zombie is left. Not thread-safe: one owner at a time.
+/// wrong), fd 3 the write end of a result pipe, fd 4 the socket the checked skill files come over
+/// (`skh_send_fds`), and fd 5 the progress word (`skh_progress_*`, when it could be made). The owner
+/// must call `wait()` (or `kill` then `wait()`) so that no zombie is left. Not thread-safe: one owner at a time.
 /// Worker processes use the same start (`spawn` with `Layout.worker`) but supervise the child
 /// themselves (see `WorkerProcess`).
 final class ChildProcess {
