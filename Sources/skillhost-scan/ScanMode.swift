@@ -287,14 +287,15 @@ func receiveFiles() -> [(text: String, spec: (fd: Int32, identity: DescriptorIde
     return files
 }
 
+/// The descriptor of the progress word the host hands over (see skh_progress_entry); a scan process
+/// started without one (a stand-in in tests) writes `loaded` lines with `"entry":"now"` instead.
+let progressFD: Int32 = 5
+
 /// `skillhost-scan -` (the files: see `receiveFiles`): pass one loads every file in order (a refusal is
 /// that file's answer line; an image with Swift gets a `loaded` line; an image without Swift has its
 /// entry called at once, the step stored in the progress word — or, without one, announced by a
 /// `loaded` line with `"entry":"now"` — and is answered), pass two answers for every Swift image
 /// loaded, in order; then exit 0.
-/// The progress word the host handed over as fd 5 (see skh_progress_entry); nil without one.
-let progressFD: Int32 = 5
-
 func runScanMode(_ args: ArraySlice<String>) -> Never {
     guard args.elementsEqual(["-"]) else {
         _ = "usage: skillhost-scan -\n(the files come over fd 4; started by skillhost, not by hand)\n".withCString { write(2, $0, strlen($0)) }

@@ -221,6 +221,21 @@ final class ScanRefusalTests: EndToEndTestCase {
         XCTAssertTrue(m.contains("did not return from skillhost_entry") && m.contains("entry function hangs"), "names the entry: \(m)")
     }
 
+    /// The progress word is memory the skill's own code can write: an entry that hangs while it keeps
+    /// writing "my entry started just now" into the word is still timed out (the host reads the word's
+    /// time once per step), named as the entry, and the files after it are read.
+    func testEntryThatHangsWhileRewritingTheProgressWordIsStillTimedOut() throws {
+        try addSkill("echo_c.so")
+        let hang = try addSkill("entry_rewrites_progress.so")
+        try addSkill("slow.so")
+        let list = try listAll(["--scan-timeout", "500"])
+        XCTAssertLessThan(list.result.elapsed, 3.0, list.result.summary)
+        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }), ["test.fixture.echo", "test.fixture.slow"], list.result.summary)
+        let r = try XCTUnwrap(list.refused.first("file", hang), list.result.summary)
+        XCTAssertEqual(r["reason"] as? String, "timed_out", "\(r)")
+        XCTAssertTrue((r["message"] as? String ?? "").contains("did not return from skillhost_entry"), "\(r)")
+    }
+
     /// The scan process loads every file first, then calls the entries (skillhost-scan's ScanMode.swift): a crash in
     /// a static initializer (pass one) and a crash in skillhost_entry (pass two) are each blamed on their
     /// own file, naming the step, and the files loaded before and after them still register.

@@ -89,17 +89,26 @@ final class ScanProcess {
         fds.append(pollfd(fd: child.stderrEnded ? -1 : child.stderrFD, events: Int16(POLLIN), revents: 0))
     }
 
+    /// The entry start of the file at `index`, as the host first read it from the progress word.
+    private var entryStart: (index: Int, since: ContinuousClock.Instant)?
+
     /// The step the process is on: `progress.current`, except that the file it says is loading is in
     /// its entry when the progress word says so (an image without Swift, whose entry is called right
     /// after its load with no line between), since the word's time.
+    /// The word is in memory the scan process's code can write (a skill's initializer or entry too):
+    /// its time is read once per step and only trusted between the load's start and now (a time after
+    /// now counts as the load's start), so rewriting it cannot push a hang's deadline on more than once
+    /// — as with a line, which also moves a step's start once.
     private var step: (path: String, loading: Bool, since: ContinuousClock.Instant)? {
         guard let (index, path, loading) = progress.current else { return nil }
         guard loading, let word = progressWord else { return (path, loading, stepStart) }
+        if let e = entryStart, e.index == index { return (path, false, e.since) }
         let value = skh_progress_load(word)
         guard Int(value & 0xffff) == index + 1 else { return (path, true, stepStart) }
-        let ago = skh_progress_now() &- (value >> 16)
-        let since = ContinuousClock.now - .microseconds(ago > UInt64(Int64.max) ? 0 : Int64(ago))
-        return (path, false, max(since, stepStart))
+        let now = skh_progress_now(), at = value >> 16
+        let since = at <= now && now - at <= UInt64(Int64.max) ? max(ContinuousClock.now - .microseconds(Int64(now - at)), stepStart) : stepStart
+        entryStart = (index, since)
+        return (path, false, since)
     }
 
     /// Milliseconds until the current step's deadline (0 when it has passed).
@@ -151,6 +160,7 @@ final class ScanProcess {
         }
         defer { close(fds[1]) }
         if let word = progressWord { skh_progress_reset(word) }
+        entryStart = nil  // positions start over with the new process's files
         do {
             child = try ChildProcess(executable: scanPath, arguments: ["-"], passing: progressFD >= 0 ? [fds[1], progressFD] : [fds[1]])
             socket = fds[0]
