@@ -71,7 +71,9 @@ extension AgentSkill {
 /// (or throws) without suspending — the usual case for a skill that computes its answer from the input,
 /// the context and files it reads quickly.
 ///
-/// Adopt it instead of implementing `execute`: the bridge then calls `run` directly on the host's
+/// Adopt it instead of implementing `execute`, and export it with its own type
+/// (`exportSkill(MySkill())`, whose overload for a `SynchronousSkill` picks this path at compile time;
+/// exported through an `AgentSkill` generic or existential it runs as one): the bridge then calls `run` directly on the host's
 /// thread that called the ABI's invoke() and completes the call before invoke() returns, without
 /// creating a task (a task per call costs about as much as decoding a small input). `execute` is
 /// provided: it calls `run`, so tests and callers that use `execute` see the same results.

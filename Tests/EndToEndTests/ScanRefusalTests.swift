@@ -209,31 +209,30 @@ final class ScanRefusalTests: EndToEndTestCase {
     /// between (skillhost-scan stores the step in the progress word): an entry that never returns is
     /// timed out as the entry's hang, not the load's, and the files after it are read.
     func testEntryThatHangsRightAfterItsLoadIsRefusedNamingTheEntry() throws {
+        try assertEntryHangTimedOut("entry_hang.so")
+    }
+
+    /// Scans `fixture` (whose entry never returns) between two good skills with a 500 ms step
+    /// deadline: the scan ends within 3 s, `fixture` is refused as timed out in its entry, and the
+    /// good ones register.
+    private func assertEntryHangTimedOut(_ fixture: String, file: StaticString = #filePath, line: UInt = #line) throws {
         try addSkill("echo_c.so")
-        let hang = try addSkill("entry_hang.so")
+        let hang = try addSkill(fixture)
         try addSkill("slow.so")
         let list = try listAll(["--scan-timeout", "500"])
-        XCTAssertLessThan(list.result.elapsed, 3.0, list.result.summary)
-        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }), ["test.fixture.echo", "test.fixture.slow"], list.result.summary)
-        let r = try XCTUnwrap(list.refused.first("file", hang), list.result.summary)
-        XCTAssertEqual(r["reason"] as? String, "timed_out", "\(r)")
+        XCTAssertLessThan(list.result.elapsed, 3.0, list.result.summary, file: file, line: line)
+        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }), ["test.fixture.echo", "test.fixture.slow"], list.result.summary, file: file, line: line)
+        let r = try XCTUnwrap(list.refused.first("file", hang), list.result.summary, file: file, line: line)
+        XCTAssertEqual(r["reason"] as? String, "timed_out", "\(r)", file: file, line: line)
         let m = r["message"] as? String ?? ""
-        XCTAssertTrue(m.contains("did not return from skillhost_entry") && m.contains("entry function hangs"), "names the entry: \(m)")
+        XCTAssertTrue(m.contains("did not return from skillhost_entry") && m.contains("entry function hangs"), "names the entry: \(m)", file: file, line: line)
     }
 
     /// The progress word is memory the skill's own code can write: an entry that hangs while it keeps
     /// writing "my entry started just now" into the word is still timed out (the host reads the word's
     /// time once per step), named as the entry, and the files after it are read.
     func testEntryThatHangsWhileRewritingTheProgressWordIsStillTimedOut() throws {
-        try addSkill("echo_c.so")
-        let hang = try addSkill("entry_rewrites_progress.so")
-        try addSkill("slow.so")
-        let list = try listAll(["--scan-timeout", "500"])
-        XCTAssertLessThan(list.result.elapsed, 3.0, list.result.summary)
-        XCTAssertEqual(Set(list.skills.compactMap { $0["id"] as? String }), ["test.fixture.echo", "test.fixture.slow"], list.result.summary)
-        let r = try XCTUnwrap(list.refused.first("file", hang), list.result.summary)
-        XCTAssertEqual(r["reason"] as? String, "timed_out", "\(r)")
-        XCTAssertTrue((r["message"] as? String ?? "").contains("did not return from skillhost_entry"), "\(r)")
+        try assertEntryHangTimedOut("entry_rewrites_progress.so")
     }
 
     /// The scan process loads every file first, then calls the entries (skillhost-scan's ScanMode.swift): a crash in

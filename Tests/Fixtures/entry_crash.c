@@ -5,7 +5,7 @@
  * must emit a real store (see init_crash.c). */
 #include <stddef.h>
 
-#include "skillhost.h"
+#include "fixture_skill.h"
 
 static int *volatile null_pointer = NULL;
 
@@ -25,23 +25,9 @@ static const skh_intent intents[] = {
     },
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.entrycrash",
-    .name = "Entry crash",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Crashes in skillhost_entry.",
-    .intent_count = 1,
-    .intents = intents,
-    .invoke = invoke,
-};
+FIXTURE_SKILL_ONLY(SKH_SKILL_THREAD_SAFE, "test.fixture.entrycrash", "Entry crash",
+                   "Crashes in skillhost_entry.", NULL)
 
-const skh_skill *skillhost_entry(void);
 const skh_skill *skillhost_entry(void)
 {
     *null_pointer = 42;

@@ -24,23 +24,9 @@ static const skh_intent intents[] = {
                    "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.entryhang",
-    .name = "Entry hang",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Never returns from skillhost_entry.",
-    .intent_count = 1,
-    .intents = intents,
-    .invoke = invoke,
-};
+FIXTURE_SKILL_ONLY(SKH_SKILL_THREAD_SAFE, "test.fixture.entryhang", "Entry hang",
+                   "Never returns from skillhost_entry.", NULL)
 
-const skh_skill *skillhost_entry(void);
 const skh_skill *skillhost_entry(void)
 {
     for (;;) pause();

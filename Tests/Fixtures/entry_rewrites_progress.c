@@ -21,23 +21,9 @@ static const skh_intent intents[] = {
                    "{\"type\":\"object\"}", NULL),
 };
 
-static const skh_skill skill = {
-    .abi_major = SKH_ABI_VERSION_MAJOR,
-    .abi_minor = SKH_ABI_VERSION_MINOR,
-    .struct_size = sizeof(skh_skill),
-    .flags = SKH_SKILL_THREAD_SAFE,
-    .id = "test.fixture.entryrewrites",
-    .name = "Entry rewrites progress",
-    .version = "1.0.0",
-    .category = "testing",
-    .vendor = "skillhost tests",
-    .description = "Never returns from skillhost_entry, and keeps claiming it just started.",
-    .intent_count = 1,
-    .intents = intents,
-    .invoke = invoke,
-};
+FIXTURE_SKILL_ONLY(SKH_SKILL_THREAD_SAFE, "test.fixture.entryrewrites", "Entry rewrites progress",
+                   "Never returns from skillhost_entry, and keeps claiming it just started.", NULL)
 
-const skh_skill *skillhost_entry(void);
 const skh_skill *skillhost_entry(void)
 {
     volatile uint64_t *word = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED, 5, 0);

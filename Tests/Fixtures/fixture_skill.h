@@ -57,7 +57,9 @@ static inline int fixture_text(const skh_call *call, const char **text, size_t *
 
 /* Defines the static skh_skill of a one-file fixture from its `intents` array and `invoke` function
  * (and `init_function`, NULL for none), and exports skillhost_entry. */
-#define FIXTURE_SKILL(skill_flags, skill_id, skill_name, skill_description, init_function)              \
+/* The skill `skill` (after `intents` and `invoke`), for a fixture that writes its own skillhost_entry
+ * (one that crashes, hangs or misbehaves there). */
+#define FIXTURE_SKILL_ONLY(skill_flags, skill_id, skill_name, skill_description, init_function)         \
     static const skh_skill skill = {                                                                     \
         .abi_major = SKH_ABI_VERSION_MAJOR,                                                              \
         .abi_minor = SKH_ABI_VERSION_MINOR,                                                              \
@@ -74,7 +76,11 @@ static inline int fixture_text(const skh_call *call, const char **text, size_t *
         .init = init_function,                                                                           \
         .invoke = invoke,                                                                                \
     };                                                                                                   \
-    const skh_skill *skillhost_entry(void);                                                              \
+    const skh_skill *skillhost_entry(void);
+
+/* The skill and a skillhost_entry that returns it. */
+#define FIXTURE_SKILL(skill_flags, skill_id, skill_name, skill_description, init_function)              \
+    FIXTURE_SKILL_ONLY(skill_flags, skill_id, skill_name, skill_description, init_function)             \
     const skh_skill *skillhost_entry(void) { return &skill; }
 
 #endif

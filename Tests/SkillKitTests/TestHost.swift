@@ -132,6 +132,11 @@ func manifest(_ skill: some AgentSkill) -> UnsafePointer<skh_skill> {
     exportSkill(skill).assumingMemoryBound(to: skh_skill.self)
 }
 
+/// The exported struct of a `SynchronousSkill` (exported as one: `exportSkill`'s overload).
+func manifest(_ skill: some SynchronousSkill) -> UnsafePointer<skh_skill> {
+    exportSkill(skill).assumingMemoryBound(to: skh_skill.self)
+}
+
 func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
 
 func jsonObject(_ text: String?) -> [String: Any]? {

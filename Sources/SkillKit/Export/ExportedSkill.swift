@@ -6,7 +6,7 @@ import Synchronization
 /// One instance per exported skill id, alive for the rest of the process. Thread-safe.
 final class ExportedSkill: Sendable {
     let skill: any AgentSkill
-    /// `skill` when it is a `SynchronousSkill` (cast once here, not per call), else nil.
+    /// `skill` when it was exported as a `SynchronousSkill` (`exportSkill`'s overload), else nil.
     let synchronous: (any SynchronousSkill)?
     let id: String
     /// The intents' addresses. An array: a skill has a few, and comparing a call's intent with a few of
@@ -18,9 +18,9 @@ final class ExportedSkill: Sendable {
     private let host = Mutex<HostServices?>(nil)
     private let ambient = Mutex<ContextFields?>(nil)
 
-    init(skill: any AgentSkill, intents: [SkillIntent], warnings: [String]) {
+    init(skill: any AgentSkill, synchronous: (any SynchronousSkill)?, intents: [SkillIntent], warnings: [String]) {
         self.skill = skill
-        self.synchronous = skill as? any SynchronousSkill
+        self.synchronous = synchronous
         self.id = skill.id
         self.intentNames = intents.map(\.address)
         self.exportWarnings = warnings

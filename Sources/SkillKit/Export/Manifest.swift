@@ -4,7 +4,7 @@ import Foundation
 /// Fills the static `skh_skill` and its `skh_intent` table for one skill. Everything allocated here is
 /// kept for the rest of the process.
 enum Manifest {
-    static func build(_ skill: any AgentSkill, slot: Int) -> (ExportedSkill, UnsafeRawPointer) {
+    static func build(_ skill: any AgentSkill, synchronous: (any SynchronousSkill)?, slot: Int) -> (ExportedSkill, UnsafeRawPointer) {
         let intents = skill.supportedIntents
         var warnings: [String] = []
         if intents.isEmpty { warnings.append("skill \(skill.id) declares no intents; the host will refuse it") }
@@ -37,7 +37,7 @@ enum Manifest {
 
         let pointer = UnsafeMutablePointer<skh_skill>.allocate(capacity: 1)
         pointer.initialize(to: s)
-        let exported = ExportedSkill(skill: skill, intents: intents, warnings: warnings)
+        let exported = ExportedSkill(skill: skill, synchronous: synchronous, intents: intents, warnings: warnings)
         return (exported, UnsafeRawPointer(pointer))
     }
 

@@ -17,7 +17,15 @@ import Synchronization
 /// One image normally exports one skill. Up to 8 distinct skill ids can be exported in one process
 /// (a test binary that links several skills); more is a programming error and traps.
 public func exportSkill(_ skill: some AgentSkill) -> UnsafeRawPointer {
-    SkillRegistry.export(skill)
+    SkillRegistry.export(skill, synchronous: nil)
+}
+
+/// `exportSkill` for a `SynchronousSkill`: its calls run `run` on the host's thread, with no task.
+/// Chosen at compile time (the more specific overload), never by a cast at run time: a protocol
+/// conformance looked up while many images are loaded scans every image's conformances (200 Swift
+/// skills scanned at once paid ~100 ms for it).
+public func exportSkill(_ skill: some SynchronousSkill) -> UnsafeRawPointer {
+    SkillRegistry.export(skill, synchronous: skill)
 }
 
 /// The skills exported in this process, by slot. Slot `n` is served by the C thunks of slot `n`.
@@ -31,12 +39,12 @@ enum SkillRegistry {
 
     private static let entries = Mutex<[Entry]>([])
 
-    static func export(_ skill: any AgentSkill) -> UnsafeRawPointer {
+    static func export(_ skill: any AgentSkill, synchronous: (any SynchronousSkill)?) -> UnsafeRawPointer {
         let entry = entries.withLock { entries -> Entry in
             let id = skill.id
             if let existing = entries.first(where: { $0.exported.id == id }) { return existing }
             precondition(entries.count < slotCount, "SkillKit: more than \(slotCount) skills exported in one process")
-            let (exported, manifest) = Manifest.build(skill, slot: entries.count)
+            let (exported, manifest) = Manifest.build(skill, synchronous: synchronous, slot: entries.count)
             let entry = Entry(exported: exported, manifest: manifest)
             entries.append(entry)
             return entry
