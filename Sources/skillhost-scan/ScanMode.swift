@@ -82,9 +82,9 @@ extension Line {
         if start < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
     }
 
-    /// Writes the line and its newline to the result pipe in one write (the line is ended in place,
-    /// not copied); the line is spent.
-    mutating func emit() {
+    /// Writes the line and its newline to the result pipe in one write (the line, consumed, is ended
+    /// in place, not copied).
+    consuming func emit() {
         bytes.append(0x0a)
         bytes.withUnsafeBytes { buf in
             var off = 0
@@ -309,29 +309,23 @@ func runScanMode(_ args: ArraySlice<String>) -> Never {
     loaded.reserveCapacity(pairs.count)
     for (index, (text, spec, path)) in pairs.enumerated() {
         switch load(path, spec: spec, text: text) {
-        case .failure(let e):
-            var line = refusedLine(path, e)
-            line.emit()
+        case .failure(let e): refusedLine(path, e).emit()
         case .success(let handle):
             if carriesSwift(handle) {
                 loaded.append((path, handle))
-                var line = loadedLine(path, entryNow: false)
-                line.emit()
+                loadedLine(path, entryNow: false).emit()
             } else {
                 if let progress {
                     skh_progress_entry(progress, UInt32(index))
                 } else {
-                    var line = loadedLine(path, entryNow: true)
-                    line.emit()
+                    loadedLine(path, entryNow: true).emit()
                 }
-                var answer = manifest(of: path, handle: handle)
-                answer.emit()
+                manifest(of: path, handle: handle).emit()
             }
         }
     }
     for (path, handle) in loaded {
-        var answer = manifest(of: path, handle: handle)
-        answer.emit()
+        manifest(of: path, handle: handle).emit()
     }
     exit(0)
 }

@@ -9,6 +9,8 @@ final class CallContext: Sendable {
     let paths: HostPaths
     let settings: CallSettings
     let clock: CallClock
+    /// This object's name in the skills' memos (`SkillMemo`).
+    private let memoOwner = SkillMemo.Owner()
 
     init(config: HostConfig, paths: HostPaths, timeZone: String, environment: [String: String]) {
         (self.config, self.paths) = (config, paths)
@@ -31,7 +33,7 @@ final class CallContext: Sendable {
             ])).serialized
         }
         let now = clock.now()
-        let me = ObjectIdentifier(self), kind = caller.index
+        let me = memoOwner, kind = caller.index
         let hit = skill.memo.contexts.withLock { entries -> (prefix: String, text: String?)? in
             guard let e = entries.first(where: { $0.owner == me && $0.caller == kind }) else { return nil }
             return (e.prefix, e.second == now.second ? e.text : nil)

@@ -13,6 +13,8 @@ final class RuntimePool: Sendable {
     let workerPath: String
 
     private let workerSettings: WorkerSettings
+    /// This pool's name in the skills' memos (`SkillMemo`).
+    private let memoOwner = SkillMemo.Owner()
     /// What this host's workers reported about their sandbox, kept in its state folder.
     let sandboxReports: SandboxReports
 
@@ -28,10 +30,9 @@ final class RuntimePool: Sendable {
     /// the next call of the same skill value finds it without hashing its file key: a runtime is only
     /// retired (`retain`) for a file no longer registered, whose skill values new calls no longer see.
     func runtime(for skill: RegisteredSkill) -> Result<any SkillRuntime, SkillError> {
-        let me = ObjectIdentifier(self)
-        if let r = skill.memo.runtime.withLock({ $0?.owner == me ? $0?.runtime : nil }) { return .success(r) }
+        if let r = skill.memo.runtime.withLock({ $0?.owner == memoOwner ? $0?.runtime : nil }) { return .success(r) }
         let found = lookUp(skill)
-        if case .success(let r) = found { skill.memo.runtime.withLock { $0 = (me, r) } }
+        if case .success(let r) = found { skill.memo.runtime.withLock { $0 = (memoOwner, r) } }
         return found
     }
 

@@ -355,19 +355,20 @@ final class DeclaredTexts {
 
     /// The value at `range` of `fields` (`AnswerFields.parse`), parsed once per distinct text.
     func value(_ fields: AnswerFields, _ range: Range<Int>) -> Result<JSON, JSONParseError> {
-        let key = Array(fields.bytes[range])
-        if let known = values[key] { return known }
-        let parsed = fields.parse(range)
-        values[key] = parsed
-        return parsed
+        Self.once(&values, fields, range) { fields.parse(range) }
     }
 
     /// `schema` compiled, once per distinct text at `range` of `fields` (the text `schema` was read from).
     func schema(_ schema: JSON, _ fields: AnswerFields, _ range: Range<Int>) -> Result<ManifestValidator.CompiledSchema, JSONSchema.CompileError> {
+        Self.once(&schemas, fields, range) { ManifestValidator.compile(schema) }
+    }
+
+    /// `table`'s entry for the text at `range` of `fields`, made by `make` when it has none.
+    private static func once<R>(_ table: inout [[UInt8]: R], _ fields: AnswerFields, _ range: Range<Int>, _ make: () -> R) -> R {
         let key = Array(fields.bytes[range])
-        if let known = schemas[key] { return known }
-        let compiled = ManifestValidator.compile(schema)
-        schemas[key] = compiled
-        return compiled
+        if let known = table[key] { return known }
+        let made = make()
+        table[key] = made
+        return made
     }
 }

@@ -2,18 +2,28 @@ import Synchronization
 
 /// What calls of one registered skill work out once and then reuse without a lookup by name: the
 /// runtime that runs its code (see `RuntimePool`) and its call context per caller kind (see
-/// `CallContext`). Each entry names the object that filled it (`owner`), so a skill value shared by two
-/// hosts in one process never gets the other host's runtime or context. A new skill value (a field set,
-/// a new registry) starts with an empty memo; the pool still holds one runtime per file.
-/// Thread-safe.
+/// `CallContext`). Each entry names the object that filled it by its `Owner` number, never reused in
+/// the process (an object's address can be: a later host's pool could sit where an ended one was), so
+/// a skill value shared by two hosts in one process never gets the other host's runtime or context. A
+/// new skill value (a field set, a new registry) starts with an empty memo; the pool still holds one
+/// runtime per file. Thread-safe.
 final class SkillMemo: Sendable {
+    /// Names one filler of memos (a `RuntimePool`, a `CallContext`) for as long as the process runs.
+    struct Owner: Equatable, Sendable {
+        private let number: UInt64
+        private static let next = Atomic<UInt64>(1)
+
+        /// A number no other owner in this process has or had.
+        init() { number = Self.next.add(1, ordering: .relaxed).oldValue }
+    }
+
     /// The runtime `RuntimePool` `owner` made for this skill's file.
-    let runtime = Mutex<(owner: ObjectIdentifier, runtime: any SkillRuntime)?>(nil)
+    let runtime = Mutex<(owner: Owner, runtime: any SkillRuntime)?>(nil)
 
     /// A call context: everything up to `"now":` (fixed per skill and caller kind), and the whole text
     /// for the second `second` (see `CallClock.now()`).
     struct Context {
-        let owner: ObjectIdentifier
+        let owner: Owner
         let caller: Int
         let prefix: String
         var second: Int
