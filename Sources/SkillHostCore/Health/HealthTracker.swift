@@ -8,7 +8,9 @@ import Synchronization
 /// Cost: a failure, a probe, an unblock or any state change is written at once (read-modify-write
 /// under `flock`). A success that changes nothing (the skill is `ok`) only counts in memory; the
 /// count is written with the next write, after a second, at `flush()` (host shutdown) or at process
-/// exit — so the hot path of a healthy skill is a lock and a dictionary lookup. The view of the file
+/// exit — so the hot path of a healthy skill is two locks and no lookup by name: the skill's memo
+/// (`SkillMemo.Health`) remembers in which view its entry was `ok` and its row among the counted
+/// successes, and any change of the view makes that stale. The view of the file
 /// is refreshed when another process changed it (checked at most every 250 ms), which is how an
 /// `unblock` from another command reaches a long-running host.
 ///
@@ -27,10 +29,17 @@ final class HealthTracker: Sendable {
     private func file(_ id: String) -> FileIdentity? { fileMap.withLock { $0[id] } }
 
     private struct State {
-        var view: [String: SkillHealth] = [:]
+        /// Every change (a reload, a write, a failed write's own view) counts up `generation`.
+        var view: [String: SkillHealth] = [:] { didSet { generation &+= 1 } }
+        /// Which view memos were filled in (see `SkillMemo.Health.okIn`); never 0.
+        var generation: UInt64 = 1
         var stamp: Int64 = 0
         var checkedAt: UInt64 = 0
-        var pending: [String: Int] = [:]
+        /// Successes counted in memory only, a row per skill memo (a skill can have two rows: two
+        /// registered values of one id; the write adds them up). `pendingEpoch` counts up whenever the
+        /// list starts over, which makes every memo's row stale.
+        var pending: [(id: String, count: Int)] = []
+        var pendingEpoch: UInt64 = 1
         var pendingSince: UInt64 = 0
         /// Why the file could not be read or the last change could not be written, if so; cleared by
         /// the next write that succeeds.
@@ -39,6 +48,8 @@ final class HealthTracker: Sendable {
         var unrecorded: [(String, HealthEvent)] = []
     }
     private let state = Mutex(State())
+    /// How this tracker names itself in skills' memos.
+    private let memoOwner = SkillMemo.Owner()
     /// When `preflight` last passed (uptime ns; 0: never).
     private let lastPreflightOK = Atomic<UInt64>(0)
 
@@ -88,25 +99,38 @@ final class HealthTracker: Sendable {
 
     /// Records `event` for `skill` (a call's outcome, from the file its binding named).
     func record(_ skill: RegisteredSkill, _ event: HealthEvent) {
-        let id = skill.id
         if case .succeeded(let n) = event {
-            // The file that answered, from the call's own binding: no lock and lookup in `fileMap`.
-            let file = FileIdentity(skill.file)
             let buffered = state.withLock { s -> Bool in
                 let t = Self.uptimeNs()
                 refreshIfChanged(&s, at: t)
-                guard s.problem == nil, let entry = s.view[id] else { return false }
-                // An entry for this file that is ok stays ok (`effective` only turns degraded into ok).
-                if entry.state != .ok || entry.file != file {
-                    guard HealthMachine.effective(Self.forFile(entry, file), now: Self.now(), settings: settings).state == .ok else { return false }
+                guard s.problem == nil else { return false }
+                return skill.memo.health.withLock { m -> Bool in
+                    if m?.owner != memoOwner { m = SkillMemo.Health(owner: memoOwner) }
+                    if m!.okIn != s.generation {
+                        guard let entry = s.view[skill.id] else { return false }
+                        // The file that answered, from the call's own binding (not `fileMap`).
+                        let file = FileIdentity(skill.file)
+                        if entry.state == .ok && entry.file == file {
+                            m!.okIn = s.generation  // an entry for this file that is ok stays ok until the view changes
+                        } else {
+                            // Degraded reads as ok once its window passed (`effective`), but is not
+                            // remembered: its entry still says degraded.
+                            guard HealthMachine.effective(Self.forFile(entry, file), now: Self.now(), settings: settings).state == .ok else { return false }
+                        }
+                    }
+                    if s.pending.isEmpty { s.pendingSince = t }
+                    if m!.pendingEpoch == s.pendingEpoch {
+                        s.pending[m!.pendingRow].count += n
+                    } else {
+                        (m!.pendingEpoch, m!.pendingRow) = (s.pendingEpoch, s.pending.count)
+                        s.pending.append((skill.id, n))
+                    }
+                    return t - s.pendingSince < 1_000_000_000
                 }
-                if s.pending.isEmpty { s.pendingSince = t }
-                s.pending[id, default: 0] += n
-                return t - s.pendingSince < 1_000_000_000
             }
             if buffered { return }
         }
-        recordAll([(id, event)])
+        recordAll([(skill.id, event)])
     }
 
     /// Records several events in one write (a probe of every skill). Returns why they could not be
@@ -115,8 +139,9 @@ final class HealthTracker: Sendable {
     @discardableResult
     func recordAll(_ events: [(String, HealthEvent)]) -> StateFile.Failure? {
         state.withLock { s in
-            let all = s.pending.map { ($0.key, HealthEvent.succeeded(count: $0.value)) } + s.unrecorded + events
-            s.pending = [:]
+            let all = s.pending.map { ($0.id, HealthEvent.succeeded(count: $0.count)) } + s.unrecorded + events
+            s.pending = []
+            s.pendingEpoch &+= 1
             write(all, &s)
             return s.problem
         }
@@ -155,6 +180,8 @@ final class HealthTracker: Sendable {
                 // Try again: the folder may have room now, or the file may be readable.
                 if s.unrecorded.isEmpty { reload(&s) } else { write(s.unrecorded, &s) }
             }
+            // A skill whose entry was ok in this very view is not quarantined: no lookup.
+            if let m = skill.memo.health.withLock({ $0 }), m.owner == memoOwner, m.okIn == s.generation { return (s.problem, nil) }
             guard let e = Self.entry(s.view, skill.id, file), e.state == .quarantined else { return (s.problem, nil) }
             return (s.problem, e)
         }

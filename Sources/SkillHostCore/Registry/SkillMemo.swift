@@ -1,8 +1,8 @@
 import Synchronization
 
 /// What calls of one registered skill work out once and then reuse without a lookup by name: the
-/// runtime that runs its code (see `RuntimePool`) and its call context per caller kind (see
-/// `CallContext`). Each entry names the object that filled it by its `Owner` number, never reused in
+/// runtime that runs its code (see `RuntimePool`), its call context per caller kind (see
+/// `CallContext`) and what the health tracker knows of it (see `HealthTracker`). Each entry names the object that filled it by its `Owner` number, never reused in
 /// the process (an object's address can be: a later host's pool could sit where an ended one was), so
 /// a skill value shared by two hosts in one process never gets the other host's runtime or context. A
 /// new skill value (a field set, a new registry) starts with an empty memo; the pool still holds one
@@ -31,6 +31,20 @@ final class SkillMemo: Sendable {
     }
     /// At most one entry per owner and caller kind.
     let contexts = Mutex<[Context]>([])
+
+    /// What `HealthTracker` `owner` knows of this skill, so that a healthy skill's call looks nothing
+    /// up by its id. Read and written only under that tracker's lock.
+    struct Health {
+        let owner: Owner
+        /// The tracker's view (its `generation`) in which this skill's entry was `ok` and about this
+        /// skill's file; 0: not known. Any change of the view makes it stale.
+        var okIn: UInt64 = 0
+        /// This skill's row in the tracker's list of successes not yet written, while that list is the
+        /// one of `pendingEpoch` (the list starts over after each write).
+        var pendingEpoch: UInt64 = 0
+        var pendingRow = 0
+    }
+    let health = Mutex<Health?>(nil)
 
     init() {}
 }
