@@ -36,6 +36,9 @@ let package = Package(
         // syscall/prctl). Used by SkillSandbox (the worker's and the scan process's sandbox) and by
         // the host to report what the kernel supports. Not part of the skill ABI.
         .target(name: "SkillSandboxC", path: "Sources/SkillSandboxC"),
+        // The Swift runtime's global-enqueue hook, through which a worker's reader thread runs the task
+        // a reply resumed (see Sources/SkillHostCore/Support/Async/InlineJobs.swift). Host only.
+        .target(name: "SkillAsyncC", path: "Sources/SkillAsyncC"),
 
         // SDK for skill authors. Linked into skills, never into the host.
         .target(name: "SkillKit", dependencies: ["SkillABI"]),
@@ -56,7 +59,7 @@ let package = Package(
         .target(name: "SkillSandbox", dependencies: ["SkillSandboxC", "SkillWire"], swiftSettings: coreOnly),
 
         // The host: scanner, loader, registry, invoker.
-        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC", "SkillLoading", "SkillCalls"]),
+        .target(name: "SkillHostCore", dependencies: ["SkillABI", "SkillWire", "SkillSandboxC", "SkillAsyncC", "SkillLoading", "SkillCalls"]),
         // The agent surface: MCP (JSON-RPC over stdio) as a thin adapter over the core. No Foundation.
         .target(name: "SkillHostMCP", dependencies: ["SkillHostCore", "SkillWire"]),
         .executableTarget(name: "skillhost", dependencies: ["SkillHostCore", "SkillHostMCP"]),

@@ -224,10 +224,8 @@ public final class MCPServer: Sendable {
     /// `work` gets the caller and the cancellation, and returns the result to send (its JSON text) and what to do just before
     /// it is sent (log what the call did). A cancelled request gets no response (the client has stopped waiting for it).
     ///
-    /// The task prefers `CallExecutor` like every surface's request task (`startCallTask`), so a
-    /// worker's reply can resume it on the worker's reader thread.
     /// `startsOnThisThread`: the task starts on the calling (transport) thread and runs there until it
-    /// first suspends (`startCallTaskHere`), so a call that completes at once (an in-process skill) is
+    /// first suspends (`Task.immediate`), so a call that completes at once (an in-process skill) is
     /// answered with no thread hand-off, and one that waits (a worker, a slow skill) leaves the thread
     /// as soon as it waits. For an intent call (the ABI's invoke returns promptly; a worker is
     /// awaited), and only when no other request is already waiting behind it (see `receive`). A
@@ -253,7 +251,7 @@ public final class MCPServer: Sendable {
             then?()
             reply.finish(RPCMessage.response(id: id, resultText: result))
         }
-        if startsOnThisThread { startCallTaskHere(run) } else { startCallTask(run) }
+        if startsOnThisThread { Task.immediate(operation: run) } else { Task(operation: run) }
     }
 
     /// `toolResult(outcome)` as JSON text, a success written directly: the result is serialized once

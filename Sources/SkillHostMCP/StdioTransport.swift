@@ -10,7 +10,7 @@ import Synchronization
 /// whole line at a time, in the order they were sent.
 ///
 /// Answers are written by whichever thread finishes a call — the reader itself for a call that
-/// completes at once, a worker channel's reader for a call its reply resumed (`CallExecutor`) — and
+/// completes at once, a worker channel's reader for a call its reply resumed (`InlineJobs`) — and
 /// none of them may block on stdout: a client that stops reading while it still writes requests would
 /// deadlock with the stdin reader, and a worker's reader would stop reading that worker's replies. So
 /// a line is written only while the pipe has room (`poll` says writable; at most `PIPE_BUF` bytes a

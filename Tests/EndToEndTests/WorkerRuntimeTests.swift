@@ -179,9 +179,9 @@ final class WorkerRuntimeTests: EndToEndTestCase {
     }
 
     /// A reply resumes a call that was alone on its worker on the worker's reader thread (one thread
-    /// wake-up per round trip, see `CallExecutor`); with other calls in flight on that worker it resumes
-    /// through the pool, so their replies never wait behind this caller's code; and a task that does not
-    /// prefer `CallExecutor` is never resumed on a reader thread.
+    /// wake-up per round trip, see `InlineJobs`), whatever task made it; with other calls in flight on
+    /// that worker it resumes through the pool, so their replies never wait behind this caller's code;
+    /// and a call made by an actor continues on the reader thread too, isolated to its actor.
     func testAReplyResumesALoneCallOnItsReaderThreadAndOthersThroughThePool() async throws {
         try addSkill("slow.so")
         let h = try openHost()
@@ -190,18 +190,18 @@ final class WorkerRuntimeTests: EndToEndTestCase {
 
         // 100 ms: the reply must come after the call suspended (a reply that is there before the wait
         // begins is taken at once, on the calling thread, with no resumption at all).
-        let alone = await Task.detached(executorPreference: CallExecutor.shared) { () -> (Bool, Bool) in
+        let alone = await Task.detached { () -> (Bool, Bool) in
             let r = await h.invoke(slow(100))
-            return (r.isSuccess, CallExecutor.shared.onReaderThread)
+            return (r.isSuccess, InlineJobs.onReaderThread)
         }.value
         XCTAssertTrue(alone.0)
         XCTAssertTrue(alone.1, "a call alone on its worker continues on the reader thread")
 
-        let withOthers = await Task.detached(executorPreference: CallExecutor.shared) { () -> (Bool, Bool) in
+        let withOthers = await Task.detached { () -> (Bool, Bool) in
             await withTaskGroup(of: (ms: Int, ok: Bool, onReader: Bool).self) { group in
-                group.addTask { let r = await h.invoke(slow(600)); return (600, r.isSuccess, CallExecutor.shared.onReaderThread) }
+                group.addTask { let r = await h.invoke(slow(600)); return (600, r.isSuccess, InlineJobs.onReaderThread) }
                 try? await Task.sleep(nanoseconds: 100_000_000)  // the slow call is in flight
-                group.addTask { let r = await h.invoke(slow(0)); return (0, r.isSuccess, CallExecutor.shared.onReaderThread) }
+                group.addTask { let r = await h.invoke(slow(0)); return (0, r.isSuccess, InlineJobs.onReaderThread) }
                 var quick = (ok: false, onReader: true)
                 for await r in group where r.ms == 0 { quick = (r.ok, r.onReader) }
                 return quick
@@ -210,9 +210,18 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         XCTAssertTrue(withOthers.0)
         XCTAssertFalse(withOthers.1, "a reply while another call is in flight resumes through the pool")
 
-        let r = await h.invoke(slow(0))  // this test's own task does not prefer CallExecutor
-        XCTAssertTrue(r.isSuccess)
-        XCTAssertFalse(CallExecutor.shared.onReaderThread)
+        // A call made by an actor too: the actor's code after the call runs on the reader thread until
+        // it next suspends, still isolated to the actor (its state is consistent after 20 such calls).
+        let caller = ActorCaller(host: h)
+        var onReader = 0
+        for _ in 0..<20 {
+            let r = await caller.call(slow(20))
+            XCTAssertTrue(r.ok)
+            if r.onReader { onReader += 1 }
+        }
+        XCTAssertGreaterThan(onReader, 0, "a lone call from an actor continues on the reader thread")
+        let completed = await caller.completed
+        XCTAssertEqual(completed, 20)
     }
 
     /// The host never blocks writing to a worker. Here a call continues on the worker's reader thread
@@ -227,7 +236,7 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         let big = #"{"text":""# + String(repeating: "x", count: 300_000) + #""}"#
         let done = DispatchSemaphore(value: 0)
         let outcomes = Mutex<[Bool]>([])
-        Task.detached(executorPreference: CallExecutor.shared) {
+        Task.detached {
             for _ in 0..<3 {
                 let r = await h.invoke(InvokeRequest(intent: "fixture.logflood", input: big, caller: .automation, timeoutMs: 20_000))
                 outcomes.withLock { $0.append(r.isSuccess) }
@@ -358,4 +367,17 @@ func call(_ h: SkillHost, _ intent: String, _ input: String = "{}", timeoutMs: I
 
 private extension Result {
     var isSuccess: Bool { if case .success = self { return true } else { return false } }
+}
+
+/// Makes calls from an actor (see `testAReplyResumesALoneCallOnItsReaderThreadAndOthersThroughThePool`).
+private actor ActorCaller {
+    let host: SkillHost
+    private(set) var completed = 0
+    init(host: SkillHost) { self.host = host }
+
+    func call(_ request: InvokeRequest) async -> (ok: Bool, onReader: Bool) {
+        let r = await host.invoke(request)
+        completed += 1
+        return (r.isSuccess, InlineJobs.onReaderThread)
+    }
 }

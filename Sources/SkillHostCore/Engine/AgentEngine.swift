@@ -69,7 +69,7 @@ public final class AgentEngine: Sendable {
     public func start(_ request: AgentRequest, cancellation: Cancellation? = nil,
                       confirm: (@Sendable (_ intent: String, _ skill: String) -> Bool)? = nil) -> Run {
         let channel = PhaseChannel()
-        let task = startCallTask { await self.handle(request, channel: channel, cancellation: cancellation, confirm: confirm) }
+        let task = Task { await self.handle(request, channel: channel, cancellation: cancellation, confirm: confirm) }
         return Run(phases: channel.stream, response: task)
     }
 

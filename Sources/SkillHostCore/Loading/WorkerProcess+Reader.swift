@@ -14,7 +14,7 @@ extension WorkerProcess {
     // MARK: - Reader thread
 
     func readLoop() {
-        CallExecutor.shared.adoptCurrentThread(inline)
+        InlineJobs.adoptCurrentThread()
         var reader = FrameReader()
         var chunk = [UInt8](repeating: 0, count: 65536)
         var outputOpen = true
@@ -102,7 +102,7 @@ extension WorkerProcess {
         if outputOpen { _ = drainOutput(&chunk) }
         finalize()
         inline.drain()
-        CallExecutor.shared.leaveCurrentThread()
+        InlineJobs.leaveCurrentThread()
     }
 
     /// How many rounds in a row the reader may read the channel without a `poll` (see `readLoop`).

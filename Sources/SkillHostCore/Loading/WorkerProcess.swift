@@ -22,7 +22,7 @@ import Synchronization
 /// deadline: no thread is held per call in flight; the reader resumes the waiting task. No thread of
 /// the host ever blocks writing to the worker: what the request pipe cannot take now waits in
 /// `SendState.queued`, and the reader writes it as the worker reads (see `send`). A blocking write
-/// could deadlock: the reader thread runs the code of a call it resumes (`CallExecutor`), and a worker
+/// could deadlock: the reader thread runs the code of a call it resumes (`InlineJobs`), and a worker
 /// whose reader is itself blocked writing to the host (a skill logging more than a pipe holds) would
 /// never read it.
 ///
@@ -80,7 +80,7 @@ final class WorkerProcess: Sendable {
     let onEnd: @Sendable (WorkerProcess, WorkerDeath) -> Void
     /// Where the reader counts what the worker reports beyond completions (shared with the owner).
     let events: WorkerEvents
-    /// Lets a reply resume its call on the reader thread (see `CallExecutor`). Reader thread only.
+    /// Lets a reply resume its call on the reader thread (see `InlineJobs`). Reader thread only.
     let inline = InlineSlot()
     /// Where the sandbox the worker reports in its hello is kept, and the plan it was started under.
     let sandboxRecord: SandboxFacts.Record?

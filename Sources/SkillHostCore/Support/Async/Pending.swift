@@ -201,13 +201,13 @@ final class AsyncGate: Sendable {
     }
 }
 
-/// Runs `body` on a task (preferring `CallExecutor`) and blocks the calling thread until it returns:
+/// Runs `body` on a task and blocks the calling thread until it returns:
 /// the bridge for synchronous callers at the edge (a CLI command's main thread, a benchmark loop).
 /// Never call it from async code or from a thread the concurrency pool or a worker's reader needs.
 public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let result = Mutex<T?>(nil)
     let done = DispatchSemaphore(value: 0)
-    startCallTask {
+    Task {
         let v = await body()
         result.withLock { $0 = v }
         done.signal()
