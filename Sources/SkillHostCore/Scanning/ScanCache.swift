@@ -58,12 +58,12 @@ struct ScanCache {
             head.reserveCapacity(path.utf8.count + 512)
             JSON.writeString(path, to: &head)
             head.append(0x2c)
-            func number(_ n: some BinaryInteger, to bytes: inout [UInt8]) {
-                bytes.append(contentsOf: "\(n)".utf8)
+            func number(_ n: Int64, to bytes: inout [UInt8]) {
+                JSONText.appendInteger(n, to: &bytes)
                 bytes.append(0x2c)
             }
             number(Int64(bitPattern: e.key.inode), to: &head); number(e.key.size, to: &head); number(e.key.mtimeNs, to: &head)
-            number(e.key.ctimeNs, to: &head); number(e.key.mode, to: &head)
+            number(e.key.ctimeNs, to: &head); number(Int64(e.key.mode), to: &head)
             if let h = e.sha256 { JSON.writeString(h, to: &head) } else { head.append(contentsOf: "null".utf8) }
             head.append(0x2c)
             switch e.outcome {
@@ -72,7 +72,7 @@ struct ScanCache {
                 head.append(0x2c)
                 var t: [UInt8] = []
                 t.reserveCapacity(32)
-                number(m.text.count, to: &t)
+                number(Int64(m.text.count), to: &t)
                 JSON.writeString(ScanCache.checksum(m.text[...]), to: &t)
                 t.append(0x5d)
                 tail = t
@@ -212,7 +212,7 @@ struct ScanCache {
             let row = e.row ?? Row(path: f, e)
             indexText.append(contentsOf: row.head)
             if let tail = row.tail, case .success(let m) = e.outcome {
-                indexText.append(contentsOf: "\(offset)".utf8)
+                JSONText.appendInteger(Int64(offset), to: &indexText)
                 indexText.append(0x2c)
                 indexText.append(contentsOf: tail)
                 offset += m.text.count
