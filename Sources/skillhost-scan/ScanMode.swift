@@ -199,6 +199,9 @@ func carriesSwift(_ handle: UnsafeMutableRawPointer) -> Bool {
 /// Pass two for one loaded file: calls its entry and describes what it declares (the file's answer).
 func manifest(of path: String, handle: UnsafeMutableRawPointer) -> Line {
     var l = Line()
+    // Room for a typical answer at once (a small C skill's is ~1.5 KB), not eight doublings and
+    // copies of a growing array per file on the scan's critical path.
+    l.bytes.reserveCapacity(4096)
     l.raw("{")
     l.key("file"); l.quoted(path)
     switch SkillImage.entry(handle, path: path) {

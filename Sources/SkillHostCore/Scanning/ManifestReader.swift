@@ -57,7 +57,6 @@ struct ManifestReader {
         let session = Session(self, deliver: deliver)
         for item in items { session.add(item) }
         session.finish()
-        session.reap()
     }
 
     /// Files handed to scan processes one by one as the caller checks them (`add`): a process is
@@ -97,12 +96,6 @@ struct ManifestReader {
         func finish() {
             seal()
             while batches.contains(where: \.running) { step() }
-        }
-
-        /// Waits for the processes that answered every file to end (call after the work on the
-        /// answers: ending a process that loaded many images takes a few milliseconds).
-        func reap() {
-            for b in batches { b.reap() }
         }
 
         private func seal() {

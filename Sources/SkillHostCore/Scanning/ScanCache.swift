@@ -39,6 +39,49 @@ struct ScanCache {
         var key: Key
         var sha256: String?
         var outcome: Result<Stored, Refusal>
+        /// This entry's row of the index as `save` writes it, made when it is stored (`store`: a cold
+        /// scan stores each answer while the scan process loads the next files, so `save` only joins
+        /// rows); nil for a row `save` makes itself (read from the cache, or its hash set since).
+        var row: Row? = nil
+    }
+
+    /// An index row's bytes around its manifest text's offset in the blob (which depends on the
+    /// order of the rows, known at `save`): `head` is `[path,inode,size,mtimeNs,ctimeNs,mode,sha256|null,`
+    /// and the summary with its comma, `tail` is `length,"checksum"]`; a refusal's row is all `head`
+    /// (`tail` is nil, and no offset goes between).
+    struct Row {
+        var head: [UInt8]
+        var tail: [UInt8]?
+
+        init(path: String, _ e: Entry) {
+            head = [0x5b]
+            head.reserveCapacity(path.utf8.count + 512)
+            JSON.writeString(path, to: &head)
+            head.append(0x2c)
+            func number(_ n: Int64, to bytes: inout [UInt8]) {
+                JSONText.appendInteger(n, to: &bytes)
+                bytes.append(0x2c)
+            }
+            number(Int64(bitPattern: e.key.inode), to: &head); number(e.key.size, to: &head); number(e.key.mtimeNs, to: &head)
+            number(e.key.ctimeNs, to: &head); number(Int64(e.key.mode), to: &head)
+            if let h = e.sha256 { JSON.writeString(h, to: &head) } else { head.append(contentsOf: "null".utf8) }
+            head.append(0x2c)
+            switch e.outcome {
+            case .success(let m):
+                m.summary.compactJSON.write(to: &head)
+                head.append(0x2c)
+                var t: [UInt8] = []
+                t.reserveCapacity(32)
+                number(Int64(m.text.count), to: &t)
+                JSON.writeString(ScanCache.checksum(m.text[...]), to: &t)
+                t.append(0x5d)
+                tail = t
+            case .failure(let r):
+                r.json.write(to: &head)
+                head.append(0x5d)
+                tail = nil
+            }
+        }
     }
 
     static let formatVersion: Int64 = 5
@@ -120,17 +163,20 @@ struct ScanCache {
     mutating func setHash(_ file: String, _ key: Key, _ sha256: String) {
         guard var e = entries[file], e.key.sameContent(key), e.sha256 != sha256 else { return }
         e.sha256 = sha256
+        e.row = nil
         entries[file] = e
         dirty = true
     }
 
     mutating func store(_ file: String, key: Key, outcome: Result<SkillManifest, Refusal>) {
-        entries[file] = Entry(key: key, sha256: nil, outcome: outcome.map {
+        var e = Entry(key: key, sha256: nil, outcome: outcome.map {
             var text = Line()
             text.bytes.reserveCapacity(2048)
             $0.writeJSON(to: &text)
             return Stored(summary: $0.summary, text: text.bytes)
         })
+        e.row = Row(path: file, e)
+        entries[file] = e
         dirty = true
     }
 
@@ -145,8 +191,9 @@ struct ScanCache {
     /// Writes the cache if anything changed. Failure to write is not an error for the caller
     /// (the next run rescans); it is returned so it can be logged.
     ///
-    /// The index is written row by row as bytes (no JSON tree of 200 rows to build and walk), and the
-    /// manifest texts go straight after it into the one output buffer.
+    /// The index is written row by row as bytes (no JSON tree of 200 rows to build and walk), from the
+    /// rows `store` made as the answers came (`Row`; only rows read from the cache are made here), and
+    /// the manifest texts go straight after it into the one output buffer.
     func save() -> String? {
         guard dirty else { return nil }
         let files = entries.keys.sorted()
@@ -159,31 +206,18 @@ struct ScanCache {
         var texts: [[UInt8]] = []
         texts.reserveCapacity(files.count)
         var offset = 0
-        func number(_ n: some BinaryInteger) {
-            indexText.append(contentsOf: "\(n)".utf8)
-            indexText.append(0x2c)
-        }
         for (k, f) in files.enumerated() {
             let e = entries[f]!
             if k > 0 { indexText.append(0x2c) }
-            indexText.append(0x5b)
-            JSON.writeString(f, to: &indexText)
-            indexText.append(0x2c)
-            number(Int64(bitPattern: e.key.inode)); number(e.key.size); number(e.key.mtimeNs); number(e.key.ctimeNs); number(e.key.mode)
-            if let h = e.sha256 { JSON.writeString(h, to: &indexText) } else { indexText.append(contentsOf: "null".utf8) }
-            indexText.append(0x2c)
-            switch e.outcome {
-            case .success(let m):
-                m.summary.compactJSON.write(to: &indexText)
+            let row = e.row ?? Row(path: f, e)
+            indexText.append(contentsOf: row.head)
+            if let tail = row.tail, case .success(let m) = e.outcome {
+                JSONText.appendInteger(Int64(offset), to: &indexText)
                 indexText.append(0x2c)
-                number(offset); number(m.text.count)
-                JSON.writeString(Self.checksum(m.text[...]), to: &indexText)
+                indexText.append(contentsOf: tail)
                 offset += m.text.count
                 texts.append(m.text)
-            case .failure(let r):
-                r.json.write(to: &indexText)
             }
-            indexText.append(0x5d)
         }
         indexText.append(contentsOf: "]}".utf8)
         var out = Array("\(Self.magic) \(Self.formatVersion) \(Self.checksum(indexText[...]))\n".utf8)

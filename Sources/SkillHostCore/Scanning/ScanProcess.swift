@@ -27,9 +27,6 @@ final class ScanProcess {
     private var progress = ManifestReader.Progress(paths: [])
     private var buffer: [UInt8] = []
     private var stepStart = ContinuousClock.now
-    /// Processes that answered every file: their exit (unmapping every image they loaded) is waited
-    /// for in `reap()`, after the host has done its own work on the answers, not before.
-    private var answeredAll: [ChildProcess] = []
     /// The progress word (skh_progress_entry) every process of this batch gets as its fd 5, and its
     /// memfd; nil and -1 when it could not be made (the process then writes a loaded line instead).
     private var progressWord: UnsafeMutablePointer<UInt64>?
@@ -129,7 +126,9 @@ final class ScanProcess {
             buffer.append(contentsOf: chunk[0..<n])
             takeLines(deliver)
             if progress.finished {
-                answeredAll.append(child)
+                // Every file has its answer: the process's exit (unmapping every image it loaded)
+                // and its reaping go on beside the host's work on the answers.
+                child.reapInBackground()
                 self.child = nil
                 pending = []  // closes the host's copies of the descriptors
             }
@@ -140,12 +139,6 @@ final class ScanProcess {
     /// as timed out, and a new process reads the rest.
     func checkDeadline(_ deliver: (String, ManifestReader.Outcome) -> Void) {
         if child != nil && msLeft == 0 { timedOut(deliver) }
-    }
-
-    /// Waits for the processes that answered every file to end.
-    func reap() {
-        for c in answeredAll { c.wait() }
-        answeredAll.removeAll()
     }
 
     // MARK: - Internals

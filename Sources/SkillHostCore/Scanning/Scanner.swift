@@ -228,7 +228,6 @@ public struct Scanner {
         Self.resolveVersions(valid, into: &report)
         cache.retain(only: Set(ordered.map(\.path)))
         if let problem = cache.save() { HostLog.warning(problem) }
-        session.reap()
         return report
     }
 

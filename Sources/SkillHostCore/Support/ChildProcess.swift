@@ -9,7 +9,7 @@ import SkillWire
 /// never reach the host's stdout), stderr into a pipe the parent drains (the last lines name what went
 /// wrong), fd 3 the write end of a result pipe, fd 4 the socket the checked skill files come over
 /// (`skh_send_fds`), and fd 5 the progress word (`skh_progress_*`, when it could be made). The owner
-/// must call `wait()` (or `kill` then `wait()`) so that no zombie is left. Not thread-safe: one owner at a time.
+/// must call `wait()` (or `kill` then `wait()`), or `reapInBackground()`, so that no zombie is left. Not thread-safe: one owner at a time.
 /// Worker processes use the same start (`spawn` with `Layout.worker`) but supervise the child
 /// themselves (see `WorkerProcess`).
 final class ChildProcess {
@@ -191,6 +191,24 @@ final class ChildProcess {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         reaped = status
         return status
+    }
+
+    /// Leaves waiting for the child's end to a thread of its own, for a child whose status nobody
+    /// needs (a scan process that answered every file): the kernel's teardown of a process that
+    /// loaded hundreds of images, and the reaping itself (~1 ms for 200), then run beside the
+    /// caller's work instead of in it. From then on the child counts as reaped here (`wait` returns
+    /// 0 at once, `signal` sends nothing: its pid may be reused once the thread has reaped it). Where
+    /// no thread can be started, waits here.
+    func reapInBackground() {
+        guard reaped == nil else { return }
+        reaped = 0
+        let pid = pid
+        if !startDetachedThread(stackSize: 64 * 1024, { Self.waitFor(pid) }) { Self.waitFor(pid) }
+    }
+
+    private static func waitFor(_ pid: pid_t) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
     /// Sends `sig` to the child (if it has not been reaped yet).
