@@ -70,11 +70,13 @@ final class InlineSlot: @unchecked Sendable {
 
     init() {}
 
-    /// Runs `resolve` (which resumes a waiting call); the call's task may continue on this thread if `alone`.
-    func resuming(alone: Bool, _ resolve: () -> Void) {
+    /// Resolves `pending` with `value` (which resumes a waiting call); the call's task may continue on
+    /// this thread if `alone`. Returns what `Pending.resolve` does.
+    @discardableResult
+    func resuming<Value>(alone: Bool, _ pending: Pending<Value>, with value: consuming Value) -> Bool {
         open = alone
-        resolve()
-        open = false
+        defer { open = false }
+        return pending.resolve(value)
     }
 
     /// Runs the task resumed inline since the last drain, if any; true when there was one.
