@@ -77,7 +77,7 @@ class Pending<Value: Sendable>: @unchecked Sendable {
     nonisolated(nonsending) final func wait(until deadline: DispatchTime? = nil) async -> Value? {
         // Fast path (no suspension, no timer).
         if let value = takeSettled() { return value }
-        let timer = deadline.map { d in HostTimers.shared.schedule(at: d) { [self] in _ = expire() } }
+        let timer = deadline.map { d in HostTimers.shared.schedule(at: d, target: self) }
         await withUnsafeContinuation { (k: UnsafeContinuation<Void, Never>) in
             let ready = phase.withLock { p -> Bool in
                 switch p {
@@ -96,6 +96,12 @@ class Pending<Value: Sendable>: @unchecked Sendable {
         // Settled: the `settle` that resumed us (or found us settled) wrote the slot before.
         return takeSettled() ?? nil
     }
+}
+
+/// A deadline that passes ends the wait (`expire`); the timer fires the pending itself, so a wait
+/// allocates no closure for its deadline.
+extension Pending: TimerTarget {
+    final func timerFired() { _ = expire() }
 }
 
 /// Where a `Pending` is. Not nested in `Pending`: a type nested in a generic class is generic too.
