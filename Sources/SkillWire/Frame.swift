@@ -67,7 +67,7 @@ public enum Frame {
 /// Not thread-safe (one reader owns it). Once `next()` has thrown, the stream is broken for good:
 /// every later call throws the same error.
 public struct FrameReader: Sendable {
-    private var buffer: [UInt8] = []
+    @usableFromInline var buffer: [UInt8] = []
     /// Where the unread bytes start in `buffer`.
     private var start = 0
     private var broken: FrameError?
@@ -105,7 +105,9 @@ public struct FrameReader: Sendable {
 
     /// Calls `body` with the next complete frame's body, in place (no copy: the bytes are valid only
     /// during the call, and `body` must not keep them), and returns what it returns; nil if more
-    /// bytes are needed. Throws as `next()` does.
+    /// bytes are needed. Throws as `next()` does. Inlinable, so that it is specialized for the caller's
+    /// `R` (unspecialized, its optional result went through value witnesses).
+    @inlinable
     public mutating func withNext<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(FrameError) -> R? {
         guard let range = try nextBody() else { return nil }
         return buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
@@ -113,7 +115,8 @@ public struct FrameReader: Sendable {
 
     /// Where the next complete frame's body is in `buffer` (and steps past it), nil if more bytes are
     /// needed.
-    private mutating func nextBody() throws(FrameError) -> Range<Int>? {
+    @usableFromInline
+    mutating func nextBody() throws(FrameError) -> Range<Int>? {
         if let broken { throw broken }
         let available = buffer.count - start
         guard available >= 4 else { return nil }

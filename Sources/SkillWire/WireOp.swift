@@ -74,6 +74,14 @@ extension Line {
     public static func frame(_ op: WireOp) -> Line {
         var l = Line()
         l.bytes.reserveCapacity(256)
+        l.open(op)
+        return l
+    }
+
+    /// Starts a frame in this line, which must be empty: what `frame(_:)` writes, into a buffer the
+    /// caller keeps between frames (the host's sends reuse one per worker: no allocation per frame).
+    public mutating func open(_ op: WireOp) {
+        precondition(bytes.isEmpty, "a frame starts in an empty line")
         // The opening assembled on the stack and appended once.
         let name = op.name, head: StaticString = "\0\0\0\0{\"op\":\""
         let n = head.utf8CodeUnitCount, m = name.utf8CodeUnitCount
@@ -82,9 +90,8 @@ extension Line {
             p.copyMemory(from: head.utf8Start, byteCount: n)
             (p + n).copyMemory(from: name.utf8Start, byteCount: m)
             t[n + m] = UInt8(ascii: "\"")
-            l.bytes.append(contentsOf: UnsafeBufferPointer(t))
+            bytes.append(contentsOf: UnsafeBufferPointer(t))
         }
-        return l
     }
 
     /// Closes a frame started with `frame(_:)` and writes its length: the bytes to send.

@@ -68,4 +68,32 @@ final class PendingTests: XCTestCase {
             }
         }
     }
+
+    /// HostTimers reuses a slot once its action has run or been cancelled: a token kept after its
+    /// cancel (or its run) must not cancel the action that took its slot next.
+    func testAStaleTimerTokenDoesNotCancelTheActionThatReusedItsSlot() {
+        let timers = HostTimers.shared
+        let firstRan = Atomic<Bool>(false)
+        let first = timers.schedule(at: .now() + .seconds(3600)) { firstRan.store(true, ordering: .relaxed) }
+        timers.cancel(first)
+        let fired = DispatchSemaphore(value: 0)
+        let second = timers.schedule(at: .now() + .milliseconds(20)) { fired.signal() }
+        timers.cancel(first)  // stale: its slot may be the second's now
+        XCTAssertEqual(fired.wait(timeout: .now() + .seconds(10)), .success, "the second action was cancelled by the first's token")
+        timers.cancel(second)  // after its run: nothing to cancel, nothing breaks
+        XCTAssertFalse(firstRan.load(ordering: .relaxed))
+    }
+
+    /// A wait's deadline fires the pending itself (`TimerTarget`); a cancelled deadline never fires.
+    func testATimerTargetFiresAtItsDeadlineAndNotOnceCancelled() async {
+        let p = Pending<Counted>()
+        HostTimers.shared.schedule(at: .now() + .milliseconds(20), target: p)
+        let v = await p.wait(until: .now() + .seconds(10))
+        XCTAssertNil(v, "expired by the timer")
+        let q = Pending<Counted>()
+        let token = HostTimers.shared.schedule(at: .now() + .milliseconds(20), target: q)
+        HostTimers.shared.cancel(token)
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        XCTAssertTrue(q.resolve(Counted(5)), "a cancelled deadline expired the pending")
+    }
 }

@@ -18,6 +18,32 @@ final class WorkerSupportTests: XCTestCase {
         Array(text.utf8).withUnsafeBufferPointer { o.ingest($0) }
     }
 
+    // MARK: - Waiters
+
+    /// The lone slot and the dictionary behind it answer as one table by id, whichever holds a waiter.
+    func testWaiterTableFindsAndRemovesEveryWaiterByItsID() {
+        var t = WaiterTable<Int>()
+        XCTAssertTrue(t.isEmpty)
+        let w = (1...4).map { _ in WorkerWaiter<Int>(intent: "t.do") }
+        for (i, x) in w.enumerated() { t.insert(x, id: UInt64(i + 1)) }
+        for (i, x) in w.enumerated() { XCTAssertTrue(t[UInt64(i + 1)] === x) }
+        XCTAssertNil(t[0])
+        XCTAssertNil(t[9])
+        XCTAssertTrue(t.remove(1) === w[0])  // the lone one
+        XCTAssertNil(t.remove(1))
+        XCTAssertNil(t[1])
+        XCTAssertTrue(t.remove(3) === w[2])
+        let w5 = WorkerWaiter<Int>(intent: "t.do")
+        t.insert(w5, id: 5)  // the lone slot is free again
+        XCTAssertTrue(t[5] === w5)
+        XCTAssertTrue(t[2] === w[1])
+        XCTAssertFalse(t.isEmpty)
+        let rest = t.removeAll()
+        XCTAssertEqual(Set(rest.map(ObjectIdentifier.init)), Set([w[1], w[3], w5].map(ObjectIdentifier.init)))
+        XCTAssertTrue(t.isEmpty)
+        XCTAssertNil(t[2])
+    }
+
     // MARK: - Output
 
     func testOutputKeepsTheLastLinesAndTakesTheFatalNoteOut() {

@@ -71,8 +71,9 @@ extension WorkerProcess {
                     if n <= 0 { channelOpen = false; break }
                     chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                     do {
-                        while let frame = try reader.next() {
-                            if let problem = handle(frame) {
+                        // Each frame is handled in the reader's buffer (no copy); nil: not a problem.
+                        while let outcome = try reader.withNext({ handle($0) }) {
+                            if let problem = outcome {
                                 brokeProtocol(problem)
                                 break reading
                             }
@@ -139,10 +140,7 @@ extension WorkerProcess {
             let d = WorkerDeath(status: exit.status, maxRSSKB: exit.maxRSSKB, cause: s.cause, note: note,
                                 wasReady: s.ready, lastLines: lines)
             s.death = d
-            let c = Array(s.calls.values), p = Array(s.probes.values)
-            s.calls = [:]
-            s.probes = [:]
-            return (d, c, p)
+            return (d, s.calls.removeAll(), s.probes.removeAll())
         }
         sendLock.withLock { s in
             s.closed = true
@@ -167,18 +165,17 @@ extension WorkerProcess {
 
     // MARK: - Frames from the worker
 
-    /// Routes one frame; returns a description of the problem if it is not the protocol.
+    /// Routes one frame (its body, valid only during the call: nothing here keeps it); returns a
+    /// description of the problem if it is not the protocol.
     /// The frame is scanned in place (`JSONScan`, the worker's own reader): only values the host keeps
     /// (a result, a health detail, a context value) become `JSON` trees.
-    private func handle(_ frame: [UInt8]) -> String? {
-        frame.withUnsafeBufferPointer { b -> String? in
-            guard let f = FrameMembers(b), let opText = f[.op], b[opText.lowerBound] == 0x22 else {
-                let shown = String(decoding: frame.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
-                return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
-            }
-            guard let op = WireOp(named: b, opText) else { return nil }  // a newer worker's operation: ignored
-            return handle(f, op)
+    private func handle(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let f = FrameMembers(b), let opText = f[.op], b[opText.lowerBound] == 0x22 else {
+            let shown = String(decoding: b.prefix(60).map { $0 < 0x20 || $0 >= 0x7f ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+            return "it sent a frame that is not a JSON object with an \"op\": \"\(shown)\""
         }
+        guard let op = WireOp(named: b, opText) else { return nil }  // a newer worker's operation: ignored
+        return handle(f, op)
     }
 
     private func handle(_ f: FrameMembers, _ op: WireOp) -> String? {
@@ -215,9 +212,9 @@ extension WorkerProcess {
                                            message: f.string(.message),
                                            resultProblem: f.string(.resultProblem) ?? (text == nil ? nil : "is not JSON"))
             }
-            let (waiter, alone) = state.withLock { s in (s.calls.removeValue(forKey: id), s.calls.isEmpty && s.probes.isEmpty) }
+            let (waiter, alone) = state.withLock { s in (s.calls.remove(id), s.calls.isEmpty && s.probes.isEmpty) }
             if let w = waiter {
-                inline.resuming(alone: alone) { w.resolve(.success(completion)) }
+                inline.resuming(alone: alone, w, with: .success(completion))
             } else {
                 HostLog.warning("skill \(skill.id) completed a call after the host stopped waiting; the late result was dropped")
             }
@@ -231,7 +228,7 @@ extension WorkerProcess {
             let answer = WorkerHealthAnswer(status: Int32(truncatingIfNeeded: f.int(.status) ?? Int64(SKH_HEALTH_UNAVAILABLE)),
                                             declared: f.raw(.declared) != "false",
                                             detail: f.json(.detail).flatMap { $0 == .null ? nil : $0 })
-            state.withLock { $0.probes.removeValue(forKey: id) }?.resolve(.success(answer))
+            state.withLock { $0.probes.remove(id) }?.resolve(.success(answer))
         case .contextSet:
             guard let key = f.string(.key), let value = f.bytes(.value).map(Array.init) else { return "it sent a \"context_set\" without key or value" }
             SkillServices.store.set(key, value)

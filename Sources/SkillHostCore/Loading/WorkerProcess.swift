@@ -36,23 +36,29 @@ final class WorkerProcess: Sendable {
         var ready = false
         var loadError: SkillError?
         var death: WorkerDeath?
-        var calls: [UInt64: WorkerWaiter<RawCompletion>] = [:]
-        var probes: [UInt64: WorkerWaiter<WorkerHealthAnswer>] = [:]
+        var calls = WaiterTable<RawCompletion>()
+        var probes = WaiterTable<WorkerHealthAnswer>()
         var nextID: UInt64 = 1
         var cause: WorkerStopCause?
         var reaped = false
         var exit: (status: Int32, maxRSSKB: Int)?
     }
 
-    /// Guarded by `sendLock`: whether the channel is closed, the context-store version last sent, and
-    /// the bytes the request pipe could not take yet (from `queuedStart` on; they go before any new frame).
+    /// Guarded by `sendLock`: whether the channel is closed, the context-store version last sent, the
+    /// bytes the request pipe could not take yet (from `queuedStart` on; they go before any new frame),
+    /// and the buffer frames are assembled in (kept between sends, so a send allocates nothing; one
+    /// that a large frame grew beyond `keptFrameCapacity` is dropped after that frame).
     struct SendState {
         var closed = false
         var storeVersion: UInt64 = 0
         var queued: [UInt8] = []
         var queuedStart = 0
+        var frame = Line()
         var hasQueued: Bool { queuedStart < queued.count }
     }
+
+    /// The largest frame buffer `SendState.frame` keeps for the next send.
+    static let keptFrameCapacity = 64 << 10
 
     /// Bytes waiting for a worker that does not read beyond which a send fails (its call then ends at
     /// its deadline, which stops the worker).
@@ -187,15 +193,14 @@ final class WorkerProcess: Sendable {
                           hint: "its static initializers or init are slow or stuck; `skillhost inspect \(skill.file.path)` reads it with the scan deadline", skillID: skill.id)
     }
 
-    /// Gives `waiter` the next request id in `table` (calls or probes), unless the worker has ended:
-    /// then the error says why, for the waiter's intent.
-    private func register<V>(_ waiter: WorkerWaiter<V>,
-                             in table: WritableKeyPath<State, [UInt64: WorkerWaiter<V>]>) -> Result<UInt64, SkillError> {
+    /// Takes the next request id and lets `insert` file the waiter under it (in `calls` or `probes`),
+    /// unless the worker has ended: then the error says why, for `intent`.
+    private func register(intent: String?, _ insert: (inout State, UInt64) -> Void) -> Result<UInt64, SkillError> {
         state.withLock { s in
-            if let d = s.death { return .failure(d.error(skill: skill, intent: waiter.intent, settings: settings)) }
+            if let d = s.death { return .failure(d.error(skill: skill, intent: intent, settings: settings)) }
             let id = s.nextID
             s.nextID += 1
-            s[keyPath: table][id] = waiter
+            insert(&s, id)
             return .success(id)
         }
     }
@@ -210,34 +215,33 @@ final class WorkerProcess: Sendable {
               cancellation: Cancellation? = nil, view: ContextView? = nil) async -> Result<RawCompletion, SkillError>? {
         let waiter = WorkerWaiter<RawCompletion>(intent: intent, progress: progress, worker: self)
         let id: UInt64
-        switch register(waiter, in: \.calls) {
+        switch register(intent: intent, { s, id in s.calls.insert(waiter, id: id) }) {
         case .failure(let e): return .failure(e)
         case .success(let i): id = i
         }
         waiter.id = id
         output.callStarted()
-        var f = Line.frame(.invoke)
-        f.bytes.reserveCapacity(input.count + context.utf8.count + intent.utf8.count + 96)
-        f.key(.id); f.number(id)
-        f.key(.intent); f.quoted(intent)
-        f.key(.input); f.rawJSON(input)
-        f.key(.context); f.bytes.append(contentsOf: context.utf8)
-        f.key(.deadlineMs); f.number(CallDeadline(deadline).millisecondsLeft)
-        if let view {
-            f.key(.view); f.raw("{")
-            for (i, (k, v)) in view.sorted(by: { $0.key < $1.key }).enumerated() {
-                if i > 0 { f.raw(",") }
-                f.quoted(k)
-                f.raw(":")
-                f.rawJSON(v)
-            }
-            f.raw("}")
-        }
         // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
-        _ = send(f, withStore: true)
+        _ = send(.invoke, withStore: true) { f in
+            f.key(.id, number: id)
+            f.key(.intent); f.quoted(intent)
+            f.key(.input); f.rawJSON(input)
+            f.key(.context); f.bytes.append(contentsOf: context.utf8)
+            f.key(.deadlineMs, number: CallDeadline(deadline).millisecondsLeft)
+            if let view {
+                f.key(.view); f.raw("{")
+                for (i, (k, v)) in view.sorted(by: { $0.key < $1.key }).enumerated() {
+                    if i > 0 { f.raw(",") }
+                    f.quoted(k)
+                    f.raw(":")
+                    f.rawJSON(v)
+                }
+                f.raw("}")
+            }
+        }
         cancellation?.onCancel(waiter)
         if let outcome = await waiter.wait(until: deadline) { return outcome }
-        _ = state.withLock { $0.calls.removeValue(forKey: id) }
+        _ = state.withLock { $0.calls.remove(id) }
         return nil
     }
 
@@ -245,9 +249,7 @@ final class WorkerProcess: Sendable {
     /// `is_cancelled` turns true); a skill that has not completed `Cancellation.graceMs` later gets its
     /// worker stopped, and the call ends `cancelled`.
     func cancelled(_ waiter: WorkerWaiter<RawCompletion>) {
-        var c = Line.frame(.cancel)
-        c.key(.id); c.number(waiter.id)
-        _ = send(c, withStore: false)
+        _ = send(.cancel, withStore: false) { $0.key(.id, number: waiter.id) }
         let intent = waiter.intent ?? "a call"
         HostTimers.shared.schedule(afterMs: Cancellation.graceMs) { [self] in
             let stopped = waiter.resolve(.failure(SkillError(
@@ -262,42 +264,52 @@ final class WorkerProcess: Sendable {
     nonisolated(nonsending) func health(context: String, deadline: DispatchTime) async -> Result<WorkerHealthAnswer, SkillError>? {
         let waiter = WorkerWaiter<WorkerHealthAnswer>(intent: nil)
         let id: UInt64
-        switch register(waiter, in: \.probes) {
+        switch register(intent: nil, { s, id in s.probes.insert(waiter, id: id) }) {
         case .failure(let e): return .failure(e)
         case .success(let i): id = i
         }
-        var f = Line.frame(.health)
-        f.key(.id); f.number(id)
-        f.key(.context); f.bytes.append(contentsOf: context.utf8)
-        _ = send(f, withStore: false)
+        _ = send(.health, withStore: false) { f in
+            f.key(.id, number: id)
+            f.key(.context); f.bytes.append(contentsOf: context.utf8)
+        }
         if let outcome = await waiter.wait(until: deadline) { return outcome }
-        _ = state.withLock { $0.probes.removeValue(forKey: id) }
+        _ = state.withLock { $0.probes.remove(id) }
         return nil
     }
 
-    /// Closes `frame` (started with `Line.frame`), adds the context store if it changed since the
-    /// last frame that carried it, and writes it — or as much as the request pipe takes now, queueing
-    /// the rest for the reader thread (`flushQueued`), which writes it as the worker reads. Never blocks.
+    /// Sends one `op` frame whose members `members` writes (after the op; the frame is opened and
+    /// closed here), with the context store added if it changed since the last frame that carried it.
+    /// Writes it — or as much as the request pipe takes now, queueing the rest for the reader thread
+    /// (`flushQueued`), which writes it as the worker reads. Never blocks.
+    /// The frame is assembled under `sendLock` in the worker's kept buffer (`SendState.frame`), so
+    /// `members` runs under that lock: it must only write the line.
     /// False if the channel is closed, the write failed (EPIPE: the worker is gone), or the worker has
     /// left `maxQueuedBytes` unread.
-    private func send(_ frame: consuming Line, withStore: Bool) -> Bool {
-        var frame = frame
-        return sendLock.withLock { s -> Bool in
+    private func send(_ op: WireOp, withStore: Bool, _ members: (inout Line) -> Void = { _ in }) -> Bool {
+        sendLock.withLock { s -> Bool in
             guard !s.closed else { return false }
+            var frame = Line()
+            swap(&frame, &s.frame)  // the kept buffer, uniquely held while it is written
+            defer {
+                frame.bytes.removeAll(keepingCapacity: frame.bytes.capacity <= Self.keptFrameCapacity)
+                swap(&frame, &s.frame)
+            }
+            frame.open(op)
+            members(&frame)
             if withStore, let (version, store) = SkillServices.store.snapshot(ifNewerThan: s.storeVersion) {
                 frame.key(.store); frame.rawJSON(store)
                 s.storeVersion = version
             }
-            let bytes = frame.sealed()
+            frame.seal()
             if s.hasQueued {
-                guard s.queued.count - s.queuedStart + bytes.count <= Self.maxQueuedBytes else { return false }
-                s.queued.append(contentsOf: bytes)
+                guard s.queued.count - s.queuedStart + frame.bytes.count <= Self.maxQueuedBytes else { return false }
+                s.queued.append(contentsOf: frame.bytes)
                 return true
             }
-            let written = bytes.withUnsafeBytes { writeAvailable($0) }
+            let written = frame.bytes.withUnsafeBytes { writeAvailable($0) }
             guard let written else { return false }
-            if written < bytes.count {
-                s.queued = Array(bytes[written...])
+            if written < frame.bytes.count {
+                s.queued = Array(frame.bytes[written...])
                 s.queuedStart = 0
                 var byte: UInt8 = 2
                 _ = write(wake.write, &byte, 1)  // the reader polls for room from now on
@@ -366,7 +378,7 @@ final class WorkerProcess: Sendable {
     /// Asks the worker to exit (a `shutdown` frame: it lets running invoke() functions return, briefly).
     func beginStop() {
         state.withLock { s in if s.cause == nil { s.cause = .shutdown } }
-        _ = send(Line.frame(.shutdown), withStore: false)
+        _ = send(.shutdown, withStore: false)
     }
 
     /// Waits until the finalizer is done; false if `deadline` passed first.

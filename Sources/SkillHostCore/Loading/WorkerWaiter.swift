@@ -40,3 +40,48 @@ struct WorkerHealthAnswer: Sendable {
     var declared: Bool
     var detail: JSON?
 }
+
+/// A worker's waiters by request id (its calls, or its health probes). The first waiter filed while
+/// none is has a slot of its own: a worker mostly has one request in flight, which is then filed and
+/// found with no hashing; more at once go to a dictionary.
+/// Not thread-safe: a field of `WorkerProcess.State`, used under its lock.
+struct WaiterTable<Value: Sendable> {
+    /// The id of `lone` (0, which no request has, when it is empty).
+    private var loneID: UInt64 = 0
+    private var lone: WorkerWaiter<Value>?
+    private var others: [UInt64: WorkerWaiter<Value>] = [:]
+
+    var isEmpty: Bool { lone == nil && others.isEmpty }
+
+    /// Files `waiter` under `id` (a new id: none is filed under it).
+    mutating func insert(_ waiter: WorkerWaiter<Value>, id: UInt64) {
+        if lone == nil {
+            (loneID, lone) = (id, waiter)
+        } else {
+            others[id] = waiter
+        }
+    }
+
+    /// The waiter filed under `id`, if any.
+    subscript(id: UInt64) -> WorkerWaiter<Value>? {
+        if id == loneID, let lone { return lone }
+        return others.isEmpty ? nil : others[id]
+    }
+
+    /// Takes out the waiter filed under `id`, if any.
+    mutating func remove(_ id: UInt64) -> WorkerWaiter<Value>? {
+        if id == loneID, let w = lone {
+            (loneID, lone) = (0, nil)
+            return w
+        }
+        return others.isEmpty ? nil : others.removeValue(forKey: id)
+    }
+
+    /// Takes out every waiter.
+    mutating func removeAll() -> [WorkerWaiter<Value>] {
+        var all = Array(others.values)
+        if let lone { all.append(lone) }
+        self = WaiterTable()
+        return all
+    }
+}

@@ -52,12 +52,15 @@ final class InlineSlot: @unchecked Sendable {
 
     init() {}
 
-    /// Runs `resolve` (which resumes a waiting call); the call's task continues on this thread if `alone`.
-    func resuming(alone: Bool, _ resolve: () -> Void) {
-        guard alone else { return resolve() }
+    /// Resolves `pending` with `value` (which resumes a waiting call); the call's task continues on
+    /// this thread if `alone`. Returns what `Pending.resolve` does.
+    @discardableResult
+    func resuming<Value>(alone: Bool, _ pending: Pending<Value>, with value: consuming Value) -> Bool {
+        guard alone else { return pending.resolve(value) }
         skh_inline_open()
-        resolve()
+        let resolved = pending.resolve(value)
         if let job = skh_inline_close() { ready = job }
+        return resolved
     }
 
     /// Runs the task resumed inline since the last drain, if any; true when there was one.

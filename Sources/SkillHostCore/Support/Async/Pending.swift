@@ -31,7 +31,7 @@ class Pending<Value: Sendable>: @unchecked Sendable {
 
     /// Delivers the value; false if the wait already ended (resolved before, or expired).
     @discardableResult
-    final func resolve(_ value: Value) -> Bool { settle(value) }
+    final func resolve(_ value: consuming Value) -> Bool { settle(value) }
 
     /// Ends the wait without a value (a deadline, a cancellation); false if it had already ended.
     @discardableResult
@@ -42,7 +42,9 @@ class Pending<Value: Sendable>: @unchecked Sendable {
         phase.withLock { p in if case .settled = p { return true } else { return false } }
     }
 
-    private func settle(_ value: Value?) -> Bool {
+    /// The value is moved into the slot (not copied) by the winner.
+    private func settle(_ value: consuming Value?) -> Bool {
+        var value = value
         let (won, waiter) = phase.withLock { p -> (Bool, UnsafeContinuation<Void, Never>?) in
             let waiter: UnsafeContinuation<Void, Never>?
             switch p {
@@ -50,8 +52,9 @@ class Pending<Value: Sendable>: @unchecked Sendable {
             case .waiting(let k): waiter = k
             case .settled: return (false, nil)
             }
-            if let value { slot.initialize(to: value) }
-            p = .settled(hasValue: value != nil)
+            let hasValue = value != nil
+            if let v = value.take() { slot.initialize(to: v) }
+            p = .settled(hasValue: hasValue)
             return (true, waiter)
         }
         waiter?.resume()
@@ -74,7 +77,7 @@ class Pending<Value: Sendable>: @unchecked Sendable {
     nonisolated(nonsending) final func wait(until deadline: DispatchTime? = nil) async -> Value? {
         // Fast path (no suspension, no timer).
         if let value = takeSettled() { return value }
-        let timer = deadline.map { d in HostTimers.shared.schedule(at: d) { [self] in _ = expire() } }
+        let timer = deadline.map { d in HostTimers.shared.schedule(at: d, target: self) }
         await withUnsafeContinuation { (k: UnsafeContinuation<Void, Never>) in
             let ready = phase.withLock { p -> Bool in
                 switch p {
@@ -93,6 +96,12 @@ class Pending<Value: Sendable>: @unchecked Sendable {
         // Settled: the `settle` that resumed us (or found us settled) wrote the slot before.
         return takeSettled() ?? nil
     }
+}
+
+/// A deadline that passes ends the wait (`expire`); the timer fires the pending itself, so a wait
+/// allocates no closure for its deadline.
+extension Pending: TimerTarget {
+    final func timerFired() { _ = expire() }
 }
 
 /// Where a `Pending` is. Not nested in `Pending`: a type nested in a generic class is generic too.
