@@ -32,17 +32,36 @@ public enum JSONScan {
 
     /// True when `bytes[range]` are exactly the `count` bytes at `word` (a static name's bytes, read
     /// through one pointer: `StaticString.utf8Start` checks its representation on every access).
+    /// Compared a word at a time: two loads from each side, the first and the last 2, 4 or 8 bytes
+    /// (overlapping when `count` is not twice that), for any `count` up to 16; longer ones eight
+    /// bytes at a time, then the last eight. Never reads outside `bytes[range]` or `word[0..<count]`.
     @inline(__always)
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: UnsafePointer<UInt8>, count: Int) -> Bool {
         guard range.count == count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
         guard let base = bytes.baseAddress else { return count == 0 }
-        let b = base + range.lowerBound
-        var k = 0
-        while k < count {
-            if b[k] != word[k] { return false }
-            k += 1
+        return sameBytes(UnsafeRawPointer(base + range.lowerBound), UnsafeRawPointer(word), count: count)
+    }
+
+    /// True when the `count` bytes at `a` and at `b` are the same (see `equals`).
+    @inline(__always)
+    static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count n: Int) -> Bool {
+        @inline(__always) func same<T: FixedWidthInteger>(_: T.Type, _ at: Int) -> Bool {
+            a.loadUnaligned(fromByteOffset: at, as: T.self) == b.loadUnaligned(fromByteOffset: at, as: T.self)
         }
-        return true
+        switch n {
+        case 0: return true
+        case 1: return a.load(as: UInt8.self) == b.load(as: UInt8.self)
+        case 2...3: return same(UInt16.self, 0) && same(UInt16.self, n - 2)
+        case 4...7: return same(UInt32.self, 0) && same(UInt32.self, n - 4)
+        case 8...16: return same(UInt64.self, 0) && same(UInt64.self, n - 8)
+        default:
+            var k = 0
+            while k + 8 < n {
+                if !same(UInt64.self, k) { return false }
+                k += 8
+            }
+            return same(UInt64.self, n - 8)
+        }
     }
 
     /// True when `bytes` hold exactly one JSON value, with optional white space around it, nested at
