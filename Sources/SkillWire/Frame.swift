@@ -67,9 +67,12 @@ public enum Frame {
 /// Not thread-safe (one reader owns it). Once `next()` has thrown, the stream is broken for good:
 /// every later call throws the same error.
 public struct FrameReader: Sendable {
+    /// Received bytes in `0..<end`, room for more after them (`receive` reads straight into it).
     @usableFromInline var buffer: [UInt8] = []
     /// Where the unread bytes start in `buffer`.
     private var start = 0
+    /// Where the received bytes end in `buffer`.
+    private var end = 0
     private var broken: FrameError?
     public let maxFrameBytes: Int
 
@@ -78,18 +81,37 @@ public struct FrameReader: Sendable {
     }
 
     /// Bytes received but not yet returned as a frame.
-    public var bufferedByteCount: Int { buffer.count - start }
+    public var bufferedByteCount: Int { end - start }
+
+    /// Receives bytes straight into the buffer (no copy through a chunk of the caller's): calls `fill`
+    /// with at least `room` free bytes after those received, for it to write the next bytes of the
+    /// stream into (a `read(2)`); `fill` returns how many it wrote (at most the room's count), or 0
+    /// or less for none, and `receive` returns what `fill` returned. Frames read before are moved
+    /// out of the way first: the unread bytes go to the front of the buffer when there is no room
+    /// after them, so the buffer holds at most one partial frame plus `room` bytes.
+    public mutating func receive(room: Int = 65536, _ fill: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        if start == end {
+            (start, end) = (0, 0)
+        } else if buffer.count - end < room && start > 0 {
+            let unread = end - start
+            buffer.withUnsafeMutableBytes { b in b.baseAddress!.copyMemory(from: b.baseAddress! + start, byteCount: unread) }
+            (start, end) = (0, unread)
+        }
+        if buffer.count - end < room {
+            buffer.append(contentsOf: repeatElement(0, count: end + room - buffer.count))
+        }
+        let n = buffer.withUnsafeMutableBytes { b in fill(UnsafeMutableRawBufferPointer(rebasing: b[end...])) }
+        if n > 0 { end += min(n, buffer.count - end) }
+        return n
+    }
 
     /// Adds bytes read from the stream.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        if start > 0 && start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start > 65536 && start * 2 > buffer.count {
-            buffer.removeFirst(start)
-            start = 0
+        guard !bytes.isEmpty else { return }
+        _ = receive(room: bytes.count) { room in
+            room.copyMemory(from: bytes)
+            return bytes.count
         }
-        buffer.append(contentsOf: bytes)
     }
 
     public mutating func append(_ bytes: [UInt8]) {
@@ -118,7 +140,7 @@ public struct FrameReader: Sendable {
     @usableFromInline
     mutating func nextBody() throws(FrameError) -> Range<Int>? {
         if let broken { throw broken }
-        let available = buffer.count - start
+        let available = end - start
         guard available >= 4 else { return nil }
         let n = Int(buffer[start]) << 24 | Int(buffer[start + 1]) << 16 | Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
         guard n > 0 else {
@@ -137,7 +159,7 @@ public struct FrameReader: Sendable {
     }
 
     /// The first bytes still buffered, for error messages ("what did it send?").
-    public func preview(_ count: Int = 48) -> [UInt8] { Array(buffer[start..<min(buffer.count, start + count)]) }
+    public func preview(_ count: Int = 48) -> [UInt8] { Array(buffer[start..<min(end, start + count)]) }
 
     static func hex(_ bytes: ArraySlice<UInt8>) -> String {
         let digits: [Character] = Array("0123456789abcdef")

@@ -75,6 +75,45 @@ final class FrameTests: XCTestCase {
         }
         XCTAssertEqual(reader.bufferedByteCount, 0)
     }
+
+    /// `receive` lets a read write straight into the reader's buffer: reads of any size split frames
+    /// anywhere, a partial frame is kept (moved to the front when the room after it runs short, so the
+    /// buffer stays one frame plus the room), and a read that got nothing adds nothing.
+    func testReadsStraightIntoTheBufferSplitFramesAnywhereAndKeepItSmall() throws {
+        let bodies = (0..<200).map { k in Array(#"{"op":"log","message":"\#(String(repeating: "x", count: k * 37 % 900))"}"#.utf8) }
+        let wire = bodies.flatMap(Frame.encode)
+        var reader = FrameReader()
+        var out: [[UInt8]] = [], at = 0, size = 1
+        while at < wire.count {
+            let step = min(size, wire.count - at)
+            let n = reader.receive(room: 2100) { room in
+                XCTAssertGreaterThanOrEqual(room.count, 2100)
+                wire.withUnsafeBytes { w in room.copyMemory(from: UnsafeRawBufferPointer(rebasing: w[at..<(at + step)])) }
+                return step
+            }
+            XCTAssertEqual(n, step)
+            at += step
+            size = size * 7 % 2003 + 1
+            XCTAssertEqual(reader.receive { _ in 0 }, 0)
+            XCTAssertEqual(reader.receive { _ in -1 }, -1)
+            while let f = try reader.next() { out.append(f) }
+            XCTAssertLessThanOrEqual(reader.buffer.count, 1000 + 2003 + 65536, "a partial frame and the room")
+        }
+        XCTAssertEqual(out, bodies)
+        XCTAssertEqual(reader.bufferedByteCount, 0)
+    }
+
+    func testThePreviewAfterABrokenHeaderIsTheBytesStillBuffered() {
+        var reader = FrameReader(maxFrameBytes: 16)
+        _ = reader.receive { room in
+            let text = Array("{\"op\":\"x\"}".utf8)
+            text.withUnsafeBytes { room.copyMemory(from: $0) }
+            return text.count
+        }
+        XCTAssertThrowsError(try reader.next())
+        XCTAssertEqual(reader.preview(4), Array("{\"op".utf8))
+        XCTAssertEqual(reader.preview(), Array("{\"op\":\"x\"}".utf8))
+    }
 }
 
 /// The worker's JSON scanner: it must accept exactly what the host's parser accepts (or less), so a

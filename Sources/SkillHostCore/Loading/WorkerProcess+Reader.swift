@@ -62,14 +62,14 @@ extension WorkerProcess {
             if fds[0].revents != 0 || exited {
                 // Read everything there is: after the exit, frames the worker sent before it died.
                 while true {
-                    let n = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress, $0.count) }
+                    // Straight into the reader's buffer (no copy through `chunk`).
+                    let n = reader.receive { read(replies, $0.baseAddress, $0.count) }
                     if n < 0 && errno == EINTR { continue }
                     if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                         if unpolled > 0 { unpolled = .max }  // read first, found nothing: poll next round
                         break
                     }
                     if n <= 0 { channelOpen = false; break }
-                    chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                     do {
                         // Each frame is handled in the reader's buffer (no copy); nil: not a problem.
                         while let outcome = try reader.withNext({ handle($0) }) {

@@ -140,12 +140,12 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
 /// The reader thread: frames from the host until end-of-file.
 @Sendable func readFrames() {
     var reader = FrameReader()
-    var chunk = [UInt8](repeating: 0, count: 65536)
     var isReady = false
     let fd = WireProtocol.workerReceiveFD
     while true {
-        // Straight into read(): a pipe's reader is woken by data only (see `WireProtocol.workerSendFD`).
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        // Straight into read(): a pipe's reader is woken by data only (see `WireProtocol.workerSendFD`);
+        // and straight into the reader's buffer (no copy through a chunk).
+        let n = reader.receive { read(fd, $0.baseAddress, $0.count) }
         if n < 0 && errno == EINTR { continue }
         if n < 0 && (errno == EBADF || errno == EINVAL || errno == EISDIR) { channelTakenAway(fd) }
         if n <= 0 {
@@ -153,7 +153,6 @@ func loadFailed(_ kind: StaticString, _ message: String) -> Never {
             if let replaced = channelReplaced() { channelTakenAway(replaced) }
             hostGone()
         }
-        chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         while true {
             // Each frame is handled where it was read (`handle` copies what it keeps).
             let handled: Void?
