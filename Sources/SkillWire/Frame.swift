@@ -58,7 +58,8 @@ public enum Frame {
     public static func sealInPlace(_ bytes: inout [UInt8]) {
         precondition(bytes.count >= 4, "a frame needs its 4 header bytes")
         let h = header(bytes.count - 4)
-        bytes[0] = h.0; bytes[1] = h.1; bytes[2] = h.2; bytes[3] = h.3
+        // Through one pointer: four subscripts checked the buffer's uniqueness four times.
+        bytes.withUnsafeMutableBufferPointer { b in b[0] = h.0; b[1] = h.1; b[2] = h.2; b[3] = h.3 }
     }
 }
 

@@ -172,6 +172,66 @@ extension Line {
         key(k.name, int: v)
     }
 
+    /// `"key":` then `value`'s bytes (raw JSON, already checked to be one value; or a literal word):
+    /// what `key(k)` then `rawJSON(value)` write, in one append when `value` is short.
+    public mutating func key(_ k: WireKey, rawJSON value: UnsafeBufferPointer<UInt8>) {
+        guard value.count <= Self.assembledLimit, let from = value.baseAddress else {
+            key(k)
+            return bytes.append(contentsOf: value)
+        }
+        let name = k.name, n = name.utf8CodeUnitCount
+        let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 4 + value.count) { t in
+            let i = Line.writeKey(name, comma: comma, to: t.baseAddress!)
+            (t.baseAddress! + i).update(from: from, count: value.count)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<(i + value.count)]))
+        }
+    }
+
+    public mutating func key(_ k: WireKey, rawJSON value: [UInt8]) {
+        value.withUnsafeBufferPointer { key(k, rawJSON: $0) }
+    }
+
+    /// `"key":` then `value`'s UTF-8 (raw JSON text).
+    public mutating func key(_ k: WireKey, rawJSON value: String) {
+        var value = value
+        value.withUTF8 { key(k, rawJSON: $0) }
+    }
+
+    /// `"key":` then a literal word (`null`, `true`, …), in one append.
+    public mutating func key(_ k: WireKey, literal word: StaticString) {
+        key(k, rawJSON: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+    }
+
+    /// `"key":` then `value` as a JSON string (as `quoted(_:)` writes it): what `key(k)` then
+    /// `quoted(value)` write, in one append when `value` is short and needs no escape.
+    public mutating func key(_ k: WireKey, quoted value: UnsafeBufferPointer<UInt8>) {
+        guard value.count <= Self.assembledLimit, JSONText.isPlain(value) else {
+            key(k)
+            return quoted(value)
+        }
+        let name = k.name, n = name.utf8CodeUnitCount
+        let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 6 + value.count) { t in
+            let p = t.baseAddress!
+            var i = Line.writeKey(name, comma: comma, to: p)
+            p[i] = UInt8(ascii: "\"")
+            if let from = value.baseAddress { (p + i + 1).update(from: from, count: value.count) }
+            i += value.count + 1
+            p[i] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: i + 1))
+        }
+    }
+
+    public mutating func key(_ k: WireKey, quoted value: String) {
+        var value = value
+        value.withUTF8 { key(k, quoted: $0) }
+    }
+
+    /// The longest value the `key(_:rawJSON:)` and `key(_:quoted:)` assemble on the stack with their
+    /// key (longer ones are appended after it: a copy through the stack would cost more than the append).
+    static var assembledLimit: Int { 256 }
+
     @usableFromInline
     mutating func key(_ name: StaticString, int v: Int64) {
         let n = name.utf8CodeUnitCount

@@ -121,6 +121,13 @@ extension Line {
         text(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: n))
     }
 
+    /// `"key":` then what `text(p)` writes (`null`, with the key in one append, for nil).
+    public mutating func key(_ k: WireKey, text p: UnsafePointer<CChar>?) {
+        guard let p else { return key(k, literal: "null") }
+        key(k)
+        text(p)
+    }
+
     /// `bytes` as a JSON string (invalid UTF-8 repaired with U+FFFD).
     public mutating func text(bytes u: UnsafeBufferPointer<UInt8>) {
         if UTF8Check.firstInvalidOffset(u) != nil {

@@ -34,6 +34,38 @@ final class LineTests: XCTestCase {
         XCTAssertEqual(String(decoding: first.bytes, as: UTF8.self), #"{"status":18446744073709551615}"#)
     }
 
+    /// `key(_:quoted:)`, `key(_:rawJSON:)`, `key(_:literal:)` and `key(_:text:)` write in one append what
+    /// the key then the value write apart: for values of every length around the 256-byte limit of
+    /// the one append, plain or needing escapes, ASCII or not, first in the object or after a member.
+    func testAKeyWithItsValueIsWhatKeyThenValueWrite() {
+        let texts = ["", "x", "plain", "with \"quote\"", "tab\t", "é 日本 😀", String(repeating: "é", count: 128)]
+            + [254, 255, 256, 257, 300].map { String(repeating: "a", count: $0) }
+            + [255, 256, 257].map { String(repeating: "a", count: $0 - 1) + "\\" }
+        for k in WireKey.allCases {
+            for t in texts {
+                for first in [true, false] {
+                    var fused = Line(), apart = Line()
+                    fused.raw("{"); apart.raw("{")
+                    if !first { fused.key(.id, number: 1); apart.key(.id, number: 1) }
+                    fused.key(k, quoted: t); apart.key(k); apart.quoted(t)
+                    let raw = "[" + String(repeating: "1,", count: t.utf8.count / 2) + "0]"
+                    fused.key(k, rawJSON: raw); apart.key(k); apart.rawJSON(Array(raw.utf8))
+                    fused.key(k, rawJSON: Array(raw.utf8)); apart.key(k); apart.rawJSON(Array(raw.utf8))
+                    fused.key(k, rawJSON: Array(t.utf8)); apart.key(k); apart.rawJSON(Array(t.utf8))  // lengths 254...257
+                    fused.key(k, literal: "null"); apart.key(k); apart.raw("null")
+                    t.withCString { c in fused.key(k, text: c); apart.key(k); apart.text(c) }
+                    fused.key(k, text: nil); apart.key(k); apart.text(nil)
+                    fused.raw("}"); apart.raw("}")
+                    XCTAssertEqual(String(decoding: fused.bytes, as: UTF8.self), String(decoding: apart.bytes, as: UTF8.self),
+                                   "\(k.name), \(t.prefix(12))… (\(t.utf8.count) bytes)")
+                }
+            }
+        }
+        var l = Line()
+        l.raw("{"); l.key(.intent, quoted: "a\"b"); l.key(.input, rawJSON: "{}"); l.key(.result, literal: "null"); l.raw("}")
+        XCTAssertEqual(String(decoding: l.bytes, as: UTF8.self), #"{"intent":"a\"b","input":{},"result":null}"#)
+    }
+
     func testAFrameOpensWithItsLengthPlaceholderAndItsOp() {
         for op in WireOp.allCases {
             var f = Line.frame(op)

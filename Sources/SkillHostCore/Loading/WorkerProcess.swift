@@ -224,9 +224,9 @@ final class WorkerProcess: Sendable {
         // A send that fails means the worker is going away: the finalizer resolves the waiter with why.
         _ = send(.invoke, withStore: true) { f in
             f.key(.id, number: id)
-            f.key(.intent); f.quoted(intent)
-            f.key(.input); f.rawJSON(input)
-            f.key(.context); f.bytes.append(contentsOf: context.utf8)
+            f.key(.intent, quoted: intent)
+            f.key(.input, rawJSON: input)
+            f.key(.context, rawJSON: context)
             f.key(.deadlineMs, number: CallDeadline(deadline).millisecondsLeft)
             if let view {
                 f.key(.view); f.raw("{")
@@ -270,7 +270,7 @@ final class WorkerProcess: Sendable {
         }
         _ = send(.health, withStore: false) { f in
             f.key(.id, number: id)
-            f.key(.context); f.bytes.append(contentsOf: context.utf8)
+            f.key(.context, rawJSON: context)
         }
         if let outcome = await waiter.wait(until: deadline) { return outcome }
         _ = state.withLock { $0.probes.remove(id) }

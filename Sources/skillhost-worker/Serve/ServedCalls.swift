@@ -37,7 +37,7 @@ enum ServedCalls {
         f.key(.id, number: slot.id)
         f.key(.step, number: step)
         f.key(.total, number: total)
-        f.key(.message); f.text(message)
+        f.key(.message, text: message)
         channel.send(&f)
     }
 
@@ -45,10 +45,10 @@ enum ServedCalls {
         var f = Line.frame(.complete)
         f.key(.id, number: slot.id)
         f.key(.status, number: status)
-        f.key(.message); f.text(message)
+        f.key(.message, text: message)
         if let result {
             if JSONScan.isValid(result) {
-                f.key(.result); f.rawJSON(result)
+                f.key(.result, rawJSON: result)
             } else {
                 // Not JSON: passed on as text (repaired, for the message only) with why, so the host
                 // reports a bad result — never a success, never a broken channel.
@@ -57,7 +57,7 @@ enum ServedCalls {
                 if let bad = UTF8Check.firstInvalidOffset(result) { f.quoted("is not valid UTF-8 (byte \(bad))") } else { f.quoted("is not JSON") }
             }
         } else {
-            f.key(.result); f.raw("null")
+            f.key(.result, literal: "null")
         }
         running.withLock { r in
             let last = r.removeLast()
