@@ -23,13 +23,25 @@ public struct Line: Sendable {
     /// `"key":`, with a comma before it unless it opens the object. Assembled on the stack and
     /// appended once: each `Array.append` checks uniqueness and room, and lines are mostly keys.
     public mutating func key(_ k: StaticString) {
-        let n = k.utf8CodeUnitCount
+        appendKeyed(k, room: 0) { _ in 0 }
+    }
+
+    /// `"key":` (with a comma before it unless it opens the object) and what `value` writes after it
+    /// (at most `room` bytes; it returns how many), assembled on the stack and appended once: how
+    /// every key, and a key with its short value, goes into a line.
+    @inline(__always)
+    mutating func appendKeyed(_ k: StaticString, room: Int, _ value: (UnsafeMutablePointer<UInt8>) -> Int) {
         let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 4) { t in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: k.utf8CodeUnitCount + 4 + room) { t in
             let i = Self.writeKey(k, comma: comma, to: t.baseAddress!)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<i]))
+            let n = value(t.baseAddress! + i)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<(i + n)]))
         }
     }
+
+    /// The longest value `quoted` and the keyed writers (`key(_:rawJSON:)`, `key(_:quoted:)`) assemble
+    /// on the stack (longer ones are appended apart: a copy through the stack would cost more).
+    static var assembledLimit: Int { 256 }
 
     /// Writes `,"k":` (the comma only when `comma`) at `t`, which has room for `k`'s length + 4;
     /// returns how many bytes it wrote.
@@ -48,7 +60,7 @@ public struct Line: Sendable {
     /// A JSON string of `u`'s bytes, escaped as `JSONText` says.
     public mutating func quoted(_ u: UnsafeBufferPointer<UInt8>) {
         // The usual case, short text that needs no escaping: quotes and text appended at once.
-        if u.count <= 256, JSONText.isPlain(u) {
+        if u.count <= Self.assembledLimit, JSONText.isPlain(u) {
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 2) { t in
                 t[0] = UInt8(ascii: "\"")
                 if let base = u.baseAddress { UnsafeMutableRawPointer(t.baseAddress! + 1).copyMemory(from: base, byteCount: u.count) }

@@ -179,12 +179,9 @@ extension Line {
             key(k)
             return bytes.append(contentsOf: value)
         }
-        let name = k.name, n = name.utf8CodeUnitCount
-        let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 4 + value.count) { t in
-            let i = Line.writeKey(name, comma: comma, to: t.baseAddress!)
-            (t.baseAddress! + i).update(from: from, count: value.count)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<(i + value.count)]))
+        appendKeyed(k.name, room: value.count) { p in
+            p.update(from: from, count: value.count)
+            return value.count
         }
     }
 
@@ -210,16 +207,11 @@ extension Line {
             key(k)
             return quoted(value)
         }
-        let name = k.name, n = name.utf8CodeUnitCount
-        let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 6 + value.count) { t in
-            let p = t.baseAddress!
-            var i = Line.writeKey(name, comma: comma, to: p)
-            p[i] = UInt8(ascii: "\"")
-            if let from = value.baseAddress { (p + i + 1).update(from: from, count: value.count) }
-            i += value.count + 1
-            p[i] = UInt8(ascii: "\"")
-            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: i + 1))
+        appendKeyed(k.name, room: value.count + 2) { p in
+            p[0] = UInt8(ascii: "\"")
+            if let from = value.baseAddress { (p + 1).update(from: from, count: value.count) }
+            p[value.count + 1] = UInt8(ascii: "\"")
+            return value.count + 2
         }
     }
 
@@ -228,18 +220,8 @@ extension Line {
         value.withUTF8 { key(k, quoted: $0) }
     }
 
-    /// The longest value the `key(_:rawJSON:)` and `key(_:quoted:)` assemble on the stack with their
-    /// key (longer ones are appended after it: a copy through the stack would cost more than the append).
-    static var assembledLimit: Int { 256 }
-
     @usableFromInline
     mutating func key(_ name: StaticString, int v: Int64) {
-        let n = name.utf8CodeUnitCount
-        let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 24) { t in
-            var i = Line.writeKey(name, comma: comma, to: t.baseAddress!)
-            i += JSONText.writeInteger(v, to: t.baseAddress! + i)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<i]))
-        }
+        appendKeyed(name, room: 20) { JSONText.writeInteger(v, to: $0) }  // 20: "-9223372036854775808"
     }
 }
