@@ -181,7 +181,7 @@ final class WorkerRuntimeTests: EndToEndTestCase {
     /// A reply resumes a call that was alone on its worker on the worker's reader thread (one thread
     /// wake-up per round trip, see `InlineJobs`), whatever task made it; with other calls in flight on
     /// that worker it resumes through the pool, so their replies never wait behind this caller's code;
-    /// and a call made by an actor continues on the reader thread too, isolated to its actor.
+    /// and a call made by an actor continues on the reader thread too (its code after the call runs there until it next suspends).
     func testAReplyResumesALoneCallOnItsReaderThreadAndOthersThroughThePool() async throws {
         try addSkill("slow.so")
         let h = try openHost()
@@ -211,7 +211,7 @@ final class WorkerRuntimeTests: EndToEndTestCase {
         XCTAssertFalse(withOthers.1, "a reply while another call is in flight resumes through the pool")
 
         // A call made by an actor too: the actor's code after the call runs on the reader thread until
-        // it next suspends, still isolated to the actor (its state is consistent after 20 such calls).
+        // it next suspends (the calls run one after another: this shows where they continue, not a race).
         let caller = ActorCaller(host: h)
         var onReader = 0
         for _ in 0..<20 {
