@@ -3,16 +3,33 @@
 /// escaped (`\"`, `\\`, `\n`, `\r`, `\t`, else `\u00XX`); every other byte, UTF-8 of non-ASCII
 /// characters included, is copied as it is. Integers are plain decimal digits. Stateless.
 public enum JSONText {
+    /// Writes up to `room` bytes straight into `out`'s spare capacity (grown first when short):
+    /// `body` gets where to write and returns how many bytes it wrote (at most `room`). How every
+    /// writer of JSON text appends: one room check per piece, no copy through a temporary buffer
+    /// and no generic `append(contentsOf:)` (which cost twice the instructions for the short pieces
+    /// lines are made of).
+    @inline(__always)
+    public static func write(into out: inout [UInt8], room: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        out.append(addingCapacity: room) { span in
+            span.withUnsafeMutableBufferPointer { buffer, count in
+                count = body(buffer.baseAddress!)
+            }
+        }
+    }
+
     /// Appends `u`'s bytes escaped (without the quotes around them). Runs that need no escaping are
     /// found eight bytes at a time (`plainRun`) and copied whole.
     public static func append(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        guard let base = u.baseAddress else { return }
+        guard !u.isEmpty else { return }
+        // Room for the longest escape of every byte when that is small; else run by run.
+        if u.count <= 256 { return write(into: &out, room: 6 * u.count) { write(u, escapedTo: $0) } }
+        let base = u.baseAddress!
         var i = 0
         while i < u.count {
             let end = plainRun(base, from: i, count: u.count)
             if end > i { out.append(contentsOf: UnsafeBufferPointer(start: base + i, count: end - i)) }
             guard end < u.count else { return }
-            appendEscape(of: base[end], to: &out)
+            write(into: &out, room: 6) { writeEscape(of: base[end], to: $0) }
             i = end + 1
         }
     }
@@ -60,15 +77,6 @@ public enum JSONText {
     @inline(__always)
     static func needsEscape(_ c: UInt8) -> Bool { c < 0x20 || c == 0x22 || c == 0x5c }
 
-    /// The escape of one byte that needs one.
-    @inline(__always)
-    static func appendEscape(of c: UInt8, to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { t in
-            let n = writeEscape(of: c, to: t.baseAddress!)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<n]))
-        }
-    }
-
     /// Writes the escape of one byte that needs one at `to` (room for 6 bytes); returns its length.
     @inline(__always)
     static func writeEscape(of c: UInt8, to t: UnsafeMutablePointer<UInt8>) -> Int {
@@ -102,10 +110,7 @@ public enum JSONText {
     /// Appends `v`'s decimal digits (with a minus sign when negative), assembled on the stack and
     /// appended once: no String in between (frames and JSON trees carry numbers on every call).
     public static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { t in
-            let n = writeInteger(v, to: t.baseAddress!)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<n]))
-        }
+        write(into: &out, room: 20) { writeInteger(v, to: $0) }  // 20: "-9223372036854775808"
     }
 
     /// Writes `v`'s decimal digits (with a minus sign when negative) at `to`, which has room for 20
@@ -128,6 +133,10 @@ public enum JSONText {
     /// Appends a literal word (`true`, `null`, …).
     @inline(__always)
     public static func append(_ word: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+        let n = word.utf8CodeUnitCount
+        write(into: &out, room: n) { p in
+            p.update(from: word.utf8Start, count: n)
+            return n
+        }
     }
 }

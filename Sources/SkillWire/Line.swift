@@ -27,20 +27,19 @@ public struct Line: Sendable {
     }
 
     /// `"key":` (with a comma before it unless it opens the object) and what `value` writes after it
-    /// (at most `room` bytes; it returns how many), assembled on the stack and appended once: how
+    /// (at most `room` bytes; it returns how many), written in one piece (`JSONText.write`): how
     /// every key, and a key with its short value, goes into a line.
     @inline(__always)
     mutating func appendKeyed(_ k: StaticString, room: Int, _ value: (UnsafeMutablePointer<UInt8>) -> Int) {
         let comma = bytes.last.map { $0 != UInt8(ascii: "{") } ?? false
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: k.utf8CodeUnitCount + 4 + room) { t in
-            let i = Self.writeKey(k, comma: comma, to: t.baseAddress!)
-            let n = value(t.baseAddress! + i)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[0..<(i + n)]))
+        JSONText.write(into: &bytes, room: k.utf8CodeUnitCount + 4 + room) { p in
+            let i = Self.writeKey(k, comma: comma, to: p)
+            return i + value(p + i)
         }
     }
 
-    /// The longest value `quoted` and the keyed writers (`key(_:rawJSON:)`, `key(_:quoted:)`) assemble
-    /// on the stack (longer ones are appended apart: a copy through the stack would cost more).
+    /// The longest value `quoted` and the keyed writers (`key(_:rawJSON:)`, `key(_:quoted:)`) write in
+    /// one piece (longer ones go apart: room for them would be reserved for nothing).
     static var assembledLimit: Int { 256 }
 
     /// Writes `,"k":` (the comma only when `comma`) at `t`, which has room for `k`'s length + 4;
@@ -61,11 +60,11 @@ public struct Line: Sendable {
     public mutating func quoted(_ u: UnsafeBufferPointer<UInt8>) {
         // The usual case, short text that needs no escaping: quotes and text appended at once.
         if u.count <= Self.assembledLimit, JSONText.isPlain(u) {
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 2) { t in
-                t[0] = UInt8(ascii: "\"")
-                if let base = u.baseAddress { UnsafeMutableRawPointer(t.baseAddress! + 1).copyMemory(from: base, byteCount: u.count) }
-                t[u.count + 1] = UInt8(ascii: "\"")
-                bytes.append(contentsOf: UnsafeBufferPointer(t))
+            return JSONText.write(into: &bytes, room: u.count + 2) { p in
+                p[0] = UInt8(ascii: "\"")
+                if let base = u.baseAddress { (p + 1).update(from: base, count: u.count) }
+                p[u.count + 1] = UInt8(ascii: "\"")
+                return u.count + 2
             }
         }
         bytes.append(UInt8(ascii: "\""))

@@ -82,15 +82,14 @@ extension Line {
     /// caller keeps between frames (the host's sends reuse one per worker: no allocation per frame).
     public mutating func open(_ op: WireOp) {
         precondition(bytes.isEmpty, "a frame starts in an empty line")
-        // The opening assembled on the stack and appended once.
+        // The opening written in one piece.
         let name = op.name, head: StaticString = "\0\0\0\0{\"op\":\""
         let n = head.utf8CodeUnitCount, m = name.utf8CodeUnitCount
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + m + 1) { t in
-            let p = UnsafeMutableRawPointer(t.baseAddress!)
-            p.copyMemory(from: head.utf8Start, byteCount: n)
-            (p + n).copyMemory(from: name.utf8Start, byteCount: m)
-            t[n + m] = UInt8(ascii: "\"")
-            bytes.append(contentsOf: UnsafeBufferPointer(t))
+        JSONText.write(into: &bytes, room: n + m + 1) { p in
+            p.update(from: head.utf8Start, count: n)
+            (p + n).update(from: name.utf8Start, count: m)
+            p[n + m] = UInt8(ascii: "\"")
+            return n + m + 1
         }
     }
 

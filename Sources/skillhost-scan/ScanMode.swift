@@ -64,22 +64,26 @@ extension Line {
         }
     }
 
-    /// Appends valid JSON text `u` without the white space between its tokens (runs copied whole).
+    /// Appends valid JSON text `u` without the white space between its tokens (runs copied whole,
+    /// straight into the line: the result is never longer than `u`).
     mutating func minified(_ u: UnsafeBufferPointer<UInt8>) {
-        bytes.reserveCapacity(bytes.count + u.count)
-        var start = 0, inString = false, escaped = false
-        for i in 0..<u.count {
-            let c = u[i]
-            if inString {
-                if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
-            } else if c == 0x22 {
-                inString = true
-            } else if JSONScan.isSpace(c) {
-                if i > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i])) }
-                start = i + 1
+        guard let base = u.baseAddress else { return }
+        JSONText.write(into: &bytes, room: u.count) { out in
+            var start = 0, n = 0, inString = false, escaped = false
+            for i in 0..<u.count {
+                let c = base[i]
+                if inString {
+                    if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
+                } else if c == 0x22 {
+                    inString = true
+                } else if JSONScan.isSpace(c) {
+                    if i > start { (out + n).update(from: base + start, count: i - start); n += i - start }
+                    start = i + 1
+                }
             }
+            if start < u.count { (out + n).update(from: base + start, count: u.count - start); n += u.count - start }
+            return n
         }
-        if start < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count])) }
     }
 
     /// Writes the line and its newline to the result pipe in one write (the line, consumed, is ended

@@ -79,4 +79,62 @@ final class JSONTextTests: XCTestCase {
             XCTAssertEqual(String(decoding: out, as: UTF8.self), "[\(v)", "\(v)")
         }
     }
+
+    /// Text of every length around the size where `append` stops reserving room for the longest escape
+    /// of every byte (and goes run by run), escapes anywhere in it, appended to buffers that are empty,
+    /// full to their capacity, or shared with another array: the bytes the rule gives, and the buffer
+    /// it was appended to unchanged before them (and the other array untouched).
+    func testTextOfAnyLengthAppendsAsTheRuleSaysWhateverTheBufferHolds() {
+        var random = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 63, 200, 255, 256, 257, 300, 1000, 5000] {
+            for escapes in [0, 1, 5, length / 3] {
+                var bytes = (0..<length).map { _ in UInt8.random(in: 0x20...0x7e, using: &random) }
+                for _ in 0..<min(escapes, length) { bytes[Int.random(in: 0..<length, using: &random)] = [0x00, 0x0a, 0x22, 0x5c, 0x1f][Int.random(in: 0..<5, using: &random)] }
+                let expected = Self.reference(bytes)
+                var full: [UInt8] = Array("prefix".utf8)
+                full.reserveCapacity(full.count)  // no spare room at all
+                let prefix = full
+                var shared = full
+                let other = shared  // `shared`'s storage is not uniquely referenced
+                for var out in [[UInt8](), full] {
+                    let before = out
+                    bytes.withUnsafeBufferPointer { JSONText.append($0, to: &out) }
+                    XCTAssertEqual(Array(out.prefix(before.count)), before)
+                    XCTAssertEqual(Array(out.dropFirst(before.count)), expected, "length \(length), \(escapes) escapes")
+                }
+                bytes.withUnsafeBufferPointer { JSONText.append($0, to: &shared) }
+                XCTAssertEqual(other, prefix)
+                XCTAssertEqual(Array(shared.dropFirst(prefix.count)), expected)
+                full = []
+            }
+        }
+    }
+
+    /// A line built from many short pieces (keys, numbers, words, short strings) grows past its
+    /// capacity again and again and is still, byte for byte, the text written piece by piece, which
+    /// Foundation reads back.
+    func testALineOfManyShortPiecesGrowsAndStaysValid() throws {
+        var line = Line()
+        var expected = "{"
+        line.raw("{")
+        for k in 0..<500 {
+            var key = "k\(k)"
+            if k > 0 { line.raw(","); expected += "," }
+            key.withUTF8 { line.quoted($0) }
+            line.raw(":")
+            expected += "\"\(key)\":"
+            switch k % 4 {
+            case 0: line.number(k * -7919); expected += "\(k * -7919)"
+            case 1: line.quoted("v\"\(k)\n"); expected += #""v\"\#(k)\n""#
+            case 2: line.bool(k % 3 == 0); expected += k % 3 == 0 ? "true" : "false"
+            default: line.raw("null"); expected += "null"
+            }
+        }
+        line.raw("}")
+        expected += "}"
+        XCTAssertEqual(String(decoding: line.bytes, as: UTF8.self), expected)
+        let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any])
+        XCTAssertEqual(parsed.count, 500)
+        XCTAssertEqual(parsed["k1"] as? String, "v\"1\n")
+    }
 }
