@@ -43,16 +43,6 @@ public enum Frame {
         return (UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff))
     }
 
-    /// `body` with its length header in front.
-    public static func encode(_ body: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(body.count + 4)
-        let h = header(body.count)
-        out.append(h.0); out.append(h.1); out.append(h.2); out.append(h.3)
-        out.append(contentsOf: body)
-        return out
-    }
-
     /// Turns a body that was built after 4 placeholder bytes into a frame in place: writes the
     /// length of `bytes[4...]` into `bytes[0..<4]`. Saves a copy on hot paths.
     public static func sealInPlace(_ bytes: inout [UInt8]) {
@@ -65,7 +55,7 @@ public enum Frame {
 
 /// An incremental frame decoder: append bytes as they arrive from a stream, take whole frames out.
 ///
-/// Not thread-safe (one reader owns it). Once `next()` has thrown, the stream is broken for good:
+/// Not thread-safe (one reader owns it). Once `withNext` has thrown, the stream is broken for good:
 /// every later call throws the same error.
 public struct FrameReader: Sendable {
     /// Received bytes in `0..<end`, room for more after them (`receive` reads straight into it).
@@ -106,29 +96,9 @@ public struct FrameReader: Sendable {
         return n
     }
 
-    /// Adds bytes read from the stream.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
-        _ = receive(room: bytes.count) { room in
-            room.copyMemory(from: bytes)
-            return bytes.count
-        }
-    }
-
-    public mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { append($0) }
-    }
-
-    /// The next complete frame's body, nil if more bytes are needed.
-    /// Throws when the stream announces an empty or oversized frame.
-    public mutating func next() throws(FrameError) -> [UInt8]? {
-        guard let body = try nextBody() else { return nil }
-        return Array(buffer[body])
-    }
-
     /// Calls `body` with the next complete frame's body, in place (no copy: the bytes are valid only
     /// during the call, and `body` must not keep them), and returns what it returns; nil if more
-    /// bytes are needed. Throws as `next()` does. Inlinable, so that it is specialized for the caller's
+    /// bytes are needed. Throws when the stream announces an empty or oversized frame. Inlinable, so that it is specialized for the caller's
     /// `R` (unspecialized, its optional result went through value witnesses).
     @inlinable
     public mutating func withNext<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(FrameError) -> R? {
