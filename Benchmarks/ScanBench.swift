@@ -4,13 +4,16 @@ import SkillHostCore
 /// (a) Scan and registration of N skills of one kind, as whole processes:
 ///   cold  = `skillhost list --json --skills-dir D` with an empty XDG_STATE_HOME (no scan cache);
 ///   warm  = the same with the cache in place;
-///   raw   = the baseline: a plain dlopen+dlsym loop over the same files in a fresh C process.
+///   raw   = the baseline: a plain dlopen+dlsym loop over the same files in a fresh C process;
+///   start = one process start, `skillhost --help` (see `ProcessStartBench`).
+/// Cold runs are interleaved with their baselines (cold, raw, start, cold, raw, start, …), so that
+/// each cold run has a baseline measured right beside it on this shared machine (`pairedRatios`).
 struct ScanBench {
     struct Config {
         var count = 200
-        var coldRuns = 7
+        /// Rounds of cold run, raw loop and process start.
+        var coldRuns = 15
         var warmRuns = 21
-        var rawRuns = 7
     }
 
     struct Result {
@@ -22,6 +25,13 @@ struct ScanBench {
         var cold: [ProcessRun]
         var warm: [ProcessRun]
         var raw: [ProcessRun]
+        /// `skillhost --help`, one per cold run, measured right after its raw loop.
+        var start: [ProcessRun]
+
+        /// Each cold run over its own round's baseline, cold / (raw loop + process start).
+        var pairedRatios: [Double] {
+            zip(cold, zip(raw, start)).map { c, b in c.wallMs / (b.0.wallMs + b.1.wallMs) }
+        }
     }
 
     let locations: Locations
@@ -37,23 +47,21 @@ struct ScanBench {
         let primed = workspace.root + "/state-\(tag)-warm"
         let (registered, problem) = verify(dir: dir, files: files, state: primed)
 
-        var cold: [ProcessRun] = []
+        var cold: [ProcessRun] = [], raw: [ProcessRun] = [], start: [ProcessRun] = []
+        let starts = ProcessStartBench(locations: locations, workspace: workspace)
         for i in 0..<config.coldRuns {
             let state = workspace.root + "/state-\(tag)-cold-\(i)"   // does not exist: a fresh cache
             cold.append(list(dir, state: state))
             try? FileManager.default.removeItem(atPath: state)
-        }
-        var warm: [ProcessRun] = []
-        for _ in 0..<config.warmRuns { warm.append(list(dir, state: primed)) }
-
-        var raw: [ProcessRun] = []
-        for _ in 0..<config.rawRuns {
             let r = ProcessTimer.run(loop, files, environment: ProcessInfo.processInfo.environment)
             if r.exitCode != 0 { fail("the dlopen loop failed on the \(kind) copies (status \(r.status))") }
             raw.append(r)
+            start.append(starts.hostStart())
         }
+        var warm: [ProcessRun] = []
+        for _ in 0..<config.warmRuns { warm.append(list(dir, state: primed)) }
         return Result(kind: kind, files: files.count, registered: registered, problem: problem,
-                      cold: cold, warm: warm, raw: raw)
+                      cold: cold, warm: warm, raw: raw, start: start)
     }
 
     /// One timed `skillhost list --json`; a non-zero exit stops the bench (the numbers would be lies).
@@ -106,11 +114,18 @@ struct ProcessStartBench {
         let env = isolatedEnvironment(state: workspace.root + "/state-start", workspace: workspace)
         var host: [ProcessRun] = [], scan: [ProcessRun] = []
         for _ in 0..<runs {
-            host.append(ProcessTimer.run(locations.skillhost, ["--help"], environment: env))
+            host.append(hostStart())
             scan.append(ProcessTimer.run(locations.scan, [], environment: env))
         }
-        if let bad = host.first(where: { $0.exitCode != 0 }) { fail("skillhost --help exited with status \(bad.status)") }
         if let bad = scan.first(where: { $0.exitCode != 2 }) { fail("skillhost-scan (no arguments) ended with status \(bad.status), expected exit 2") }
         return (host, scan)
+    }
+
+    /// One timed `skillhost --help`; a failure stops the bench.
+    func hostStart() -> ProcessRun {
+        let r = ProcessTimer.run(locations.skillhost, ["--help"],
+                                 environment: isolatedEnvironment(state: workspace.root + "/state-start", workspace: workspace))
+        if r.exitCode != 0 { fail("skillhost --help exited with status \(r.status)") }
+        return r
     }
 }
