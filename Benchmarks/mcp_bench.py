@@ -282,13 +282,24 @@ def main():
     ]
     rows = {}
     floors = {}
-    print(f"(f) MCP tools/call round trip on an echo tool, one stdlib JSON-RPC client over pipes; "
-          f"{a.warmup} warm-up + {a.calls} timed calls each; µs")
+    rounds = 10
+    print(f"(f) MCP tools/call round trip on an echo tool, one stdlib JSON-RPC client over pipes per server; "
+          f"{a.warmup} warm-up + {a.calls} timed calls each, the sequential ones in {rounds} rounds that take the servers "
+          f"in turn (so each has its share of this shared machine's quiet and busy spells); µs")
     print(f"    {'server':34} {'seq p50':>8} {'seq p99':>8} {'8-deep p50':>11} {'8-deep p99':>11} {'calls/s 8-deep':>15} {'seq p50 − floor':>16}")
+    clients = {}
     for name, argv, e in servers:
-        c = Client(argv, e)
-        c.initialize()
-        seq = sequential(c, a.calls, a.warmup)
+        clients[name] = Client(argv, e)
+        clients[name].initialize()
+        sequential(clients[name], 0, a.warmup)
+    seqs = {name: [] for name, _, _ in servers}
+    per_round = max(1, a.calls // rounds)
+    for _ in range(rounds):
+        for name, _, _ in servers:
+            seqs[name] += sequential(clients[name], per_round, 0)
+    for name, _, _ in servers:
+        c = clients[name]
+        seq = seqs[name]
         floors[name] = statistics.median(pings(c, a.calls))
         par, rate = in_flight(c, a.calls)
         c.close()
@@ -365,9 +376,10 @@ def main():
     print("Goals")
     for name, r in [("worker process", worker), ("in-process", inproc)]:
         ratio = base[0] / r[0]
+        above = (f"{fmt(r[0] - floor)} µs vs {fmt(base[0] - floor)} µs, {(base[0] - floor) / (r[0] - floor):.1f}×" if r[0] > floor
+                 else "the floor read higher (its noise exceeds what skillhost adds)")
         print(f"[{'met' if ratio >= 10 else 'NOT met'}] tools/call p50 at least 10× lower than the Python SDK server ({name})\n"
-              f"          {fmt(r[0])} µs vs {fmt(base[0])} µs: {ratio:.1f}×; above the client + pipe floor ({fmt(floor)} µs): "
-              f"{fmt(r[0] - floor)} µs vs {fmt(base[0] - floor)} µs, {(base[0] - floor) / max(r[0] - floor, 0.1):.1f}×")
+              f"          {fmt(r[0])} µs vs {fmt(base[0])} µs: {ratio:.1f}×; above the client + pipe floor ({fmt(floor)} µs): {above}")
     print(f"[{'met' if busy_p50 <= 2 * idle_p50 else 'NOT met'}] quick call p50 with 64 slow calls in flight ≤ 2× its idle p50\n"
           f"          {fmt(busy_p50)} µs vs idle {fmt(idle_p50)} µs: {busy_p50 / idle_p50:.2f}×")
     print(f"[{'met' if landing < 200 else 'NOT met'}] a .so landing → list_changed under 200 ms\n          median {landing:.1f} ms")
