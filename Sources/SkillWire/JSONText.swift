@@ -107,8 +107,8 @@ public enum JSONText {
         return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)) & tops
     }
 
-    /// Appends `v`'s decimal digits (with a minus sign when negative), assembled on the stack and
-    /// appended once: no String in between (frames and JSON trees carry numbers on every call).
+    /// Appends `v`'s decimal digits (with a minus sign when negative), written in one piece: no
+    /// String in between (frames and JSON trees carry numbers on every call).
     public static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
         write(into: &out, room: 20) { writeInteger(v, to: $0) }  // 20: "-9223372036854775808"
     }

@@ -20,8 +20,8 @@ public struct Line: Sendable {
 
     public mutating func bool(_ b: Bool) { b ? raw("true") : raw("false") }
 
-    /// `"key":`, with a comma before it unless it opens the object. Assembled on the stack and
-    /// appended once: each `Array.append` checks uniqueness and room, and lines are mostly keys.
+    /// `"key":`, with a comma before it unless it opens the object, written in one piece (each
+    /// `Array.append` checks uniqueness and room, and lines are mostly keys).
     public mutating func key(_ k: StaticString) {
         appendKeyed(k, room: 0) { _ in 0 }
     }
@@ -40,7 +40,7 @@ public struct Line: Sendable {
 
     /// The longest value `quoted` and the keyed writers (`key(_:rawJSON:)`, `key(_:quoted:)`) write in
     /// one piece (longer ones go apart: room for them would be reserved for nothing).
-    static var assembledLimit: Int { 256 }
+    static var onePieceLimit: Int { 256 }
 
     /// Writes `,"k":` (the comma only when `comma`) at `t`, which has room for `k`'s length + 4;
     /// returns how many bytes it wrote.
@@ -59,7 +59,7 @@ public struct Line: Sendable {
     /// A JSON string of `u`'s bytes, escaped as `JSONText` says.
     public mutating func quoted(_ u: UnsafeBufferPointer<UInt8>) {
         // The usual case, short text that needs no escaping: quotes and text appended at once.
-        if u.count <= Self.assembledLimit, JSONText.isPlain(u) {
+        if u.count <= Self.onePieceLimit, JSONText.isPlain(u) {
             return JSONText.write(into: &bytes, room: u.count + 2) { p in
                 p[0] = UInt8(ascii: "\"")
                 if let base = u.baseAddress { (p + 1).update(from: base, count: u.count) }

@@ -175,7 +175,7 @@ extension Line {
     /// `"key":` then `value`'s bytes (raw JSON, already checked to be one value; or a literal word):
     /// what `key(k)` then `rawJSON(value)` write, in one append when `value` is short.
     public mutating func key(_ k: WireKey, rawJSON value: UnsafeBufferPointer<UInt8>) {
-        guard value.count <= Self.assembledLimit, let from = value.baseAddress else {
+        guard value.count <= Self.onePieceLimit, let from = value.baseAddress else {
             key(k)
             return bytes.append(contentsOf: value)
         }
@@ -203,7 +203,7 @@ extension Line {
     /// `"key":` then `value` as a JSON string (as `quoted(_:)` writes it): what `key(k)` then
     /// `quoted(value)` write, in one append when `value` is short and needs no escape.
     public mutating func key(_ k: WireKey, quoted value: UnsafeBufferPointer<UInt8>) {
-        guard value.count <= Self.assembledLimit, JSONText.isPlain(value) else {
+        guard value.count <= Self.onePieceLimit, JSONText.isPlain(value) else {
             key(k)
             return quoted(value)
         }
