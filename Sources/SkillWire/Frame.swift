@@ -98,8 +98,9 @@ public struct FrameReader: Sendable {
 
     /// Calls `body` with the next complete frame's body, in place (no copy: the bytes are valid only
     /// during the call, and `body` must not keep them), and returns what it returns; nil if more
-    /// bytes are needed. Throws when the stream announces an empty or oversized frame. Inlinable, so that it is specialized for the caller's
-    /// `R` (unspecialized, its optional result went through value witnesses).
+    /// bytes are needed. Throws when the stream announces an empty or oversized frame. Inlinable,
+    /// so that it is specialized for the caller's `R` (unspecialized, its optional result went
+    /// through value witnesses).
     @inlinable
     public mutating func withNext<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(FrameError) -> R? {
         guard let range = try nextBody() else { return nil }

@@ -20,11 +20,19 @@ public enum JSONText {
     /// Appends `u`'s bytes escaped (without the quotes around them). Runs that need no escaping are
     /// found eight bytes at a time (`plainRun`) and copied whole.
     public static func append(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        guard !u.isEmpty else { return }
-        // Room for the longest escape of every byte when that is small; else run by run.
+        guard let base = u.baseAddress, !u.isEmpty else { return }
+        // Most text needs no escape: room for exactly its bytes (room for six times as many would
+        // grow a full buffer for nothing). Short text with escapes: room for the longest escape of
+        // every byte, in one piece. Else run by run.
+        var i = plainRun(base, from: 0, count: u.count)
+        if i == u.count {
+            return write(into: &out, room: u.count) { p in
+                p.update(from: base, count: u.count)
+                return u.count
+            }
+        }
         if u.count <= 256 { return write(into: &out, room: 6 * u.count) { write(u, escapedTo: $0) } }
-        let base = u.baseAddress!
-        var i = 0
+        if i > 0 { out.append(contentsOf: UnsafeBufferPointer(start: base, count: i)) }
         while i < u.count {
             let end = plainRun(base, from: i, count: u.count)
             if end > i { out.append(contentsOf: UnsafeBufferPointer(start: base + i, count: end - i)) }

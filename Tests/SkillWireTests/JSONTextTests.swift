@@ -92,7 +92,8 @@ final class JSONTextTests: XCTestCase {
                 for _ in 0..<min(escapes, length) { bytes[Int.random(in: 0..<length, using: &random)] = [0x00, 0x0a, 0x22, 0x5c, 0x1f][Int.random(in: 0..<5, using: &random)] }
                 let expected = Self.reference(bytes)
                 var full: [UInt8] = Array("prefix".utf8)
-                full.reserveCapacity(full.count)  // no spare room at all
+                while full.count < full.capacity { full.append(UInt8(ascii: "p")) }  // no spare room at all
+                XCTAssertEqual(full.count, full.capacity)
                 let prefix = full
                 var shared = full
                 let other = shared  // `shared`'s storage is not uniquely referenced
@@ -105,7 +106,6 @@ final class JSONTextTests: XCTestCase {
                 bytes.withUnsafeBufferPointer { JSONText.append($0, to: &shared) }
                 XCTAssertEqual(other, prefix)
                 XCTAssertEqual(Array(shared.dropFirst(prefix.count)), expected)
-                full = []
             }
         }
     }
